@@ -1,0 +1,60 @@
+//! Arguments shared by several commands: which position to look at.
+
+use std::fmt;
+
+use clap::Args;
+use rastros_core::{BoardSize, Cell, Position};
+
+/// Where the position comes from: a board, a start cell and moves, or a position string.
+#[derive(Debug, Args)]
+pub struct PositionArgs {
+    /// Board size WxH (W*H <= 64).
+    #[arg(long, default_value = "7x7")]
+    pub board: BoardSize,
+    /// Start cell of the snail (default: the centre; required on boards without one).
+    #[arg(long)]
+    pub start: Option<Cell>,
+    /// Moves played from the start: destination cells separated by spaces or commas.
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// A whole position in the one-line text form, e.g.
+    /// "7x7 ......./......./......./...o.../......./......./....... 1" (instead of
+    /// --board/--start; --moves are played from it).
+    #[arg(long, conflicts_with_all = ["board", "start"])]
+    pub position: Option<Position>,
+}
+
+/// An error the CLI reports on stderr with exit code 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl<E: std::error::Error> From<E> for CliError {
+    fn from(e: E) -> Self {
+        CliError(e.to_string())
+    }
+}
+
+impl PositionArgs {
+    /// The start position (before `--moves`).
+    pub fn start_position(&self) -> Result<Position, CliError> {
+        if let Some(pos) = self.position {
+            return Ok(pos);
+        }
+        let board = self.board.0;
+        Ok(match self.start {
+            Some(cell) => Position::start(board, cell)?,
+            None => Position::centre(board)?,
+        })
+    }
+
+    /// The position after `--moves`.
+    pub fn resolve(&self) -> Result<Position, CliError> {
+        Ok(self.start_position()?.play_moves(&self.moves)?)
+    }
+}

@@ -1,0 +1,3 @@
+//! One module a subcommand: each parses its arguments, calls the libraries and prints.
+
+pub mod perft;

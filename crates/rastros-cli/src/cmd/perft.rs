@@ -1,0 +1,68 @@
+//! `rastros perft`.
+
+use std::time::Instant;
+
+use clap::Args;
+use rastros_core::perft_divide;
+use rastros_solver::parallel::parallel_perft;
+use serde_json::json;
+
+use crate::args::{CliError, PositionArgs};
+
+/// Arguments of `rastros perft`.
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    pos: PositionArgs,
+    /// Number of plies.
+    #[arg(long)]
+    depth: u32,
+    /// Also count per first move.
+    #[arg(long)]
+    divide: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `rastros perft`.
+pub fn run(args: PerftArgs) -> Result<(), CliError> {
+    let pos = args.pos.resolve()?;
+    let board = pos.board();
+    let clock = Instant::now();
+    let (nodes, divide) = if args.divide {
+        let divide = perft_divide(&pos, args.depth);
+        let total = if args.depth == 0 {
+            1
+        } else {
+            divide.iter().map(|(_, n)| n).sum()
+        };
+        (total, Some(divide))
+    } else {
+        (parallel_perft(&pos, args.depth), None)
+    };
+    let seconds = clock.elapsed().as_secs_f64();
+    let rate = nodes as f64 / seconds.max(1e-9);
+    if args.json {
+        let mut out = json!({ "depth": args.depth, "nodes": nodes, "seconds": seconds });
+        if let Some(divide) = &divide {
+            let map: serde_json::Map<String, serde_json::Value> = divide
+                .iter()
+                .map(|&(to, n)| (board.cell(to).to_string(), json!(n)))
+                .collect();
+            out["divide"] = serde_json::Value::Object(map);
+        }
+        println!("{out}");
+    } else {
+        if let Some(divide) = &divide {
+            for &(to, n) in divide {
+                println!("{:<4} {n}", board.cell(to).to_string());
+            }
+            println!();
+        }
+        println!("perft({}) = {nodes}", args.depth);
+        println!("time      {seconds:.3} s");
+        println!("leaves/s  {:.0}", rate);
+    }
+    Ok(())
+}

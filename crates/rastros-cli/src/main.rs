@@ -1,0 +1,38 @@
+//! `rastros`: the command line of the Rastros (Slime Trail) workspace. This crate only
+//! parses arguments and prints; the rules live in `rastros-core`, search and tables in
+//! `rastros-solver`.
+
+mod args;
+mod cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Rastros (Slime Trail): perft, exact solving, opening books and play.
+#[derive(Debug, Parser)]
+#[command(name = "rastros", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the move sequences of exactly N plies (perft), optionally per first move.
+    Perft(cmd::perft::PerftArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(a) => cmd::perft::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("rastros: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

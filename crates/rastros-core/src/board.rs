@@ -1,0 +1,446 @@
+//! [`Board`]: the geometry of a W x H board: cells, king-move neighbours, goals, centre,
+//! symmetries and reachability.
+
+use core::fmt;
+use core::str::FromStr;
+use std::sync::OnceLock;
+
+use crate::cell::MAX_SIDE;
+use crate::{Bitboard, Cell, CellParseError, Player};
+
+/// The geometry of a W x H board (2 <= W, H and W * H <= 64).
+///
+/// Cell `(file, rank)` has index `rank * W + file`, so `a1` is index 0 and the top-right
+/// corner is index `W * H - 1`. Every board is built once and shared: [`Board::new`]
+/// returns a `&'static Board`, so positions can carry their board for free.
+///
+/// ```
+/// use rastros_core::{Board, Player};
+/// let board = Board::standard();
+/// assert_eq!((board.width(), board.height()), (7, 7));
+/// assert_eq!(board.cell(board.goal(Player::Two)).to_string(), "g7");
+/// assert_eq!(board.centre().map(|c| board.cell(c).to_string()), Some("d4".to_string()));
+/// // d4 has all eight king neighbours, a1 only three.
+/// assert_eq!(board.neighbours(board.centre().unwrap()).len(), 8);
+/// assert_eq!(board.neighbours(0).len(), 3);
+/// ```
+pub struct Board {
+    width: u8,
+    height: u8,
+    cells: Bitboard,
+    neighbours: [Bitboard; 64],
+    not_first_file: u64,
+    not_last_file: u64,
+    transpose: Option<Box<Permutation>>,
+}
+
+/// Why a board size was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    /// The text is not `WxH`, like `7x7`.
+    Syntax(String),
+    /// A side shorter than 2 cells, or more than 64 cells in all.
+    Unsupported {
+        /// Requested width.
+        width: u32,
+        /// Requested height.
+        height: u32,
+    },
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardError::Syntax(s) => {
+                write!(f, "'{s}' is not a board size (expected WxH, like 7x7)")
+            }
+            BoardError::Unsupported { width, height } => write!(
+                f,
+                "unsupported board {width}x{height}: both sides must be at least 2 and the board \
+                 at most 64 cells"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+const SLOTS: usize = MAX_SIDE as usize + 1;
+static BOARDS: [OnceLock<Board>; SLOTS * SLOTS] = [const { OnceLock::new() }; SLOTS * SLOTS];
+
+impl Board {
+    /// The board of `width` x `height` cells.
+    pub fn new(width: u32, height: u32) -> Result<&'static Board, BoardError> {
+        if width < 2 || height < 2 || width * height > 64 {
+            return Err(BoardError::Unsupported { width, height });
+        }
+        let slot = &BOARDS[width as usize * SLOTS + height as usize];
+        Ok(slot.get_or_init(|| Board::build(width as u8, height as u8)))
+    }
+
+    /// The standard 7x7 board.
+    pub fn standard() -> &'static Board {
+        Board::new(7, 7).expect("7x7 is supported")
+    }
+
+    fn build(width: u8, height: u8) -> Board {
+        let n = u32::from(width) * u32::from(height);
+        let cells = Bitboard(if n == 64 { u64::MAX } else { (1u64 << n) - 1 });
+        let mut first_file = 0u64;
+        let mut last_file = 0u64;
+        let mut neighbours = [Bitboard::EMPTY; 64];
+        for rank in 0..height {
+            for file in 0..width {
+                let i = rank as usize * width as usize + file as usize;
+                if file == 0 {
+                    first_file |= 1 << i;
+                }
+                if file == width - 1 {
+                    last_file |= 1 << i;
+                }
+                for (df, dr) in DIRECTIONS.map(|d| d.delta()) {
+                    let (f, r) = (i32::from(file) + df, i32::from(rank) + dr);
+                    if (0..i32::from(width)).contains(&f) && (0..i32::from(height)).contains(&r) {
+                        neighbours[i] = neighbours[i].with((r * i32::from(width) + f) as u8);
+                    }
+                }
+            }
+        }
+        let transpose = (width == height).then(|| {
+            Box::new(Permutation::new(n as u8, |i| {
+                let (file, rank) = (i % width, i / width);
+                file * width + rank
+            }))
+        });
+        Board {
+            width,
+            height,
+            cells,
+            neighbours,
+            not_first_file: cells.0 & !first_file,
+            not_last_file: cells.0 & !last_file,
+            transpose,
+        }
+    }
+
+    /// Number of files.
+    #[inline]
+    pub const fn width(&self) -> u8 {
+        self.width
+    }
+
+    /// Number of ranks.
+    #[inline]
+    pub const fn height(&self) -> u8 {
+        self.height
+    }
+
+    /// Number of cells, `W * H`.
+    #[inline]
+    pub const fn size(&self) -> u32 {
+        self.width as u32 * self.height as u32
+    }
+
+    /// All cells of the board.
+    #[inline]
+    pub const fn cells(&self) -> Bitboard {
+        self.cells
+    }
+
+    /// The king-move neighbours of cell `index`: one table lookup.
+    #[inline]
+    pub const fn neighbours(&self, index: u8) -> Bitboard {
+        self.neighbours[index as usize]
+    }
+
+    /// The whole neighbour table, for search code that wants plain `u64`s.
+    #[inline]
+    pub fn neighbour_table(&self) -> &[Bitboard; 64] {
+        &self.neighbours
+    }
+
+    /// The goal corner of `player`: `a1` (index 0) for player 1, the top-right corner for
+    /// player 2.
+    #[inline]
+    pub const fn goal(&self, player: Player) -> u8 {
+        match player {
+            Player::One => 0,
+            Player::Two => (self.size() - 1) as u8,
+        }
+    }
+
+    /// Both goal corners.
+    #[inline]
+    pub const fn goals(&self) -> Bitboard {
+        Bitboard(1 | 1 << (self.size() - 1))
+    }
+
+    /// The centre cell, the same distance from both goals, when both sides are odd.
+    pub const fn centre(&self) -> Option<u8> {
+        if self.width % 2 == 1 && self.height % 2 == 1 {
+            Some((self.height / 2) * self.width + self.width / 2)
+        } else {
+            None
+        }
+    }
+
+    /// The index of `cell`, or an error if it is off this board.
+    pub fn index(&self, cell: Cell) -> Result<u8, CellParseError> {
+        if cell.file < self.width && cell.rank < self.height {
+            Ok(cell.rank * self.width + cell.file)
+        } else {
+            Err(CellParseError::OffBoard {
+                cell,
+                width: self.width,
+                height: self.height,
+            })
+        }
+    }
+
+    /// Parses a cell name and checks that it is on this board.
+    pub fn parse_cell(&self, name: &str) -> Result<u8, CellParseError> {
+        self.index(name.parse()?)
+    }
+
+    /// The cell with index `index` (which must be below [`size`](Board::size)).
+    #[inline]
+    pub const fn cell(&self, index: u8) -> Cell {
+        Cell::new(index % self.width, index / self.width)
+    }
+
+    /// The names of the cells of `set`, lowest index first, separated by spaces.
+    pub fn names(&self, set: Bitboard) -> String {
+        set.iter()
+            .map(|i| self.cell(i).to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The king-move dilation of `set`: `set` and every cell next to it.
+    #[inline]
+    pub const fn grow(&self, set: Bitboard) -> Bitboard {
+        let x = set.0;
+        let row = x | (x << 1 & self.not_first_file) | (x >> 1 & self.not_last_file);
+        let w = self.width;
+        Bitboard((row | row << w | row >> w) & self.cells.0)
+    }
+
+    /// The cells the snail on `snail` could still ever enter, given the `free` cells
+    /// (neither slimed nor under the snail): the free cells connected to the snail by king
+    /// steps through free cells that are not goals, plus the free goals next to those.
+    /// A goal ends the game, so the search never continues through one. Cells outside
+    /// this set can never matter again.
+    ///
+    /// ```
+    /// use rastros_core::{Bitboard, Board};
+    /// let board = Board::new(3, 3).unwrap();
+    /// // . . .     A wall of slime on the middle file cuts the right file off:
+    /// // . x .     the snail on a1's neighbour a2 reaches a1, a3 and nothing else.
+    /// // . x .
+    /// let slime = Bitboard::single(1).with(4).with(7);
+    /// let snail = 3; // a2
+    /// let free = board.cells() - slime - Bitboard::single(snail);
+    /// assert_eq!(board.names(board.reachable(free, snail)), "a1 a3");
+    /// ```
+    pub fn reachable(&self, free: Bitboard, snail: u8) -> Bitboard {
+        let passable = free - self.goals();
+        let mut region = Bitboard::single(snail);
+        loop {
+            let next = region | (self.grow(region) & passable);
+            if next == region {
+                break;
+            }
+            region = next;
+        }
+        self.grow(region) & free
+    }
+
+    /// The 180-degree rotation of `set`: it swaps the two goals (and so the players' roles).
+    #[inline]
+    pub const fn rotate(&self, set: Bitboard) -> Bitboard {
+        Bitboard(set.0.reverse_bits() >> (64 - self.size()))
+    }
+
+    /// The index of cell `index` after a 180-degree rotation.
+    #[inline]
+    pub const fn rotate_index(&self, index: u8) -> u8 {
+        (self.size() - 1) as u8 - index
+    }
+
+    /// The mirror image of `set` in the a1-to-top-right diagonal, on square boards (it keeps
+    /// both goals in place); `None` on other boards.
+    #[inline]
+    pub fn transpose(&self, set: Bitboard) -> Option<Bitboard> {
+        self.transpose.as_ref().map(|p| p.apply(set))
+    }
+
+    /// The index of cell `index` mirrored in the a1-to-top-right diagonal (square boards).
+    #[inline]
+    pub fn transpose_index(&self, index: u8) -> Option<u8> {
+        self.transpose
+            .as_ref()
+            .map(|_| (index % self.width) * self.width + index / self.width)
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({}x{})", self.width, self.height)
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        (self.width, self.height) == (other.width, other.height)
+    }
+}
+
+impl Eq for Board {}
+
+impl core::hash::Hash for Board {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        (self.width, self.height).hash(state);
+    }
+}
+
+/// Parses a board size like `7x7` into the shared [`Board`].
+pub fn parse_board(text: &str) -> Result<&'static Board, BoardError> {
+    let t = text.trim().to_ascii_lowercase();
+    let syntax = || BoardError::Syntax(text.to_string());
+    let (w, h) = t.split_once('x').ok_or_else(syntax)?;
+    let dim = |s: &str| -> Result<u32, BoardError> {
+        if s.is_empty() || s.len() > 3 || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(syntax());
+        }
+        s.parse().map_err(|_| syntax())
+    };
+    Board::new(dim(w)?, dim(h)?)
+}
+
+/// A board size parsed from text, for command lines: `"7x7".parse::<BoardSize>()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardSize(pub &'static Board);
+
+impl FromStr for BoardSize {
+    type Err = BoardError;
+    fn from_str(s: &str) -> Result<BoardSize, BoardError> {
+        parse_board(s).map(BoardSize)
+    }
+}
+
+impl fmt::Display for BoardSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The eight king directions.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Direction {
+    /// Up (towards higher ranks).
+    N,
+    /// Up and right.
+    NE,
+    /// Right.
+    E,
+    /// Down and right.
+    SE,
+    /// Down.
+    S,
+    /// Down and left.
+    SW,
+    /// Left.
+    W,
+    /// Up and left.
+    NW,
+}
+
+/// All eight directions, clockwise from north.
+pub const DIRECTIONS: [Direction; 8] = {
+    use Direction::*;
+    [N, NE, E, SE, S, SW, W, NW]
+};
+
+impl Direction {
+    /// (file step, rank step).
+    pub const fn delta(self) -> (i32, i32) {
+        match self {
+            Direction::N => (0, 1),
+            Direction::NE => (1, 1),
+            Direction::E => (1, 0),
+            Direction::SE => (1, -1),
+            Direction::S => (0, -1),
+            Direction::SW => (-1, -1),
+            Direction::W => (-1, 0),
+            Direction::NW => (-1, 1),
+        }
+    }
+
+    /// The cell one step from `index` in this direction, if it is on `board`.
+    pub fn step(self, board: &Board, index: u8) -> Option<u8> {
+        let cell = board.cell(index);
+        let (df, dr) = self.delta();
+        let (f, r) = (i32::from(cell.file) + df, i32::from(cell.rank) + dr);
+        if f < 0 || r < 0 {
+            return None;
+        }
+        board.index(Cell::new(f as u8, r as u8)).ok()
+    }
+}
+
+impl FromStr for Direction {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Direction, ()> {
+        use Direction::*;
+        Ok(match s.trim().to_ascii_lowercase().as_str() {
+            "n" => N,
+            "ne" => NE,
+            "e" => E,
+            "se" => SE,
+            "s" => S,
+            "sw" => SW,
+            "w" => W,
+            "nw" => NW,
+            _ => return Err(()),
+        })
+    }
+}
+
+/// A fixed permutation of cell indices applied to whole bitboards with eight byte-table
+/// lookups.
+struct Permutation {
+    tables: [[u64; 256]; 8],
+}
+
+impl Permutation {
+    fn new(n: u8, map: impl Fn(u8) -> u8) -> Permutation {
+        let mut tables = [[0u64; 256]; 8];
+        for (chunk, table) in tables.iter_mut().enumerate() {
+            for (byte, entry) in table.iter_mut().enumerate() {
+                for bit in 0..8 {
+                    let i = (chunk * 8 + bit) as u8;
+                    if byte >> bit & 1 != 0 && i < n {
+                        *entry |= 1 << map(i);
+                    }
+                }
+            }
+        }
+        Permutation { tables }
+    }
+
+    #[inline]
+    fn apply(&self, set: Bitboard) -> Bitboard {
+        let bytes = set.0.to_le_bytes();
+        let mut out = 0;
+        for (table, byte) in self.tables.iter().zip(bytes) {
+            out |= table[byte as usize];
+        }
+        Bitboard(out)
+    }
+}

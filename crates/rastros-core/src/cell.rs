@@ -1,0 +1,179 @@
+//! [`Cell`]: a cell named like a chess square (`a1`, `d4`, ...), and [`Player`].
+
+use core::fmt;
+use core::str::FromStr;
+
+/// A cell of a board by its coordinates: `file` counts from 0 (`a`) at the left, `rank`
+/// from 0 (rank `1`) at the bottom.
+///
+/// A `Cell` is a name, not yet a cell of a particular board: [`Board::index`](crate::Board::index)
+/// says whether it lies on a board. Files past `z` (boards up to 32 wide) continue as
+/// `aa`, `ab`, ... like spreadsheet columns.
+///
+/// ```
+/// use rastros_core::Cell;
+/// let d4: Cell = "d4".parse().unwrap();
+/// assert_eq!((d4.file, d4.rank), (3, 3));
+/// assert_eq!(d4.to_string(), "d4");
+/// assert!("d0".parse::<Cell>().is_err());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Cell {
+    /// Column, 0 for `a`.
+    pub file: u8,
+    /// Row, 0 for rank `1`.
+    pub rank: u8,
+}
+
+/// Largest file or rank count a board can have (a 32x2 board still fits 64 bits).
+pub(crate) const MAX_SIDE: u8 = 32;
+
+impl Cell {
+    /// The cell at `file`, `rank` (both from 0).
+    pub const fn new(file: u8, rank: u8) -> Cell {
+        Cell { file, rank }
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let letter = |i: u8| (b'a' + i) as char;
+        if self.file >= 26 {
+            write!(f, "{}", letter(self.file / 26 - 1))?;
+        }
+        write!(f, "{}{}", letter(self.file % 26), u32::from(self.rank) + 1)
+    }
+}
+
+/// Why a cell name could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CellParseError {
+    /// The text is not letters followed by a rank number, like `c3`.
+    Syntax(String),
+    /// The cell is well formed but not on the board in question.
+    OffBoard {
+        /// The cell named.
+        cell: Cell,
+        /// The board's width.
+        width: u8,
+        /// The board's height.
+        height: u8,
+    },
+}
+
+impl fmt::Display for CellParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CellParseError::Syntax(s) => {
+                write!(
+                    f,
+                    "'{s}' is not a cell name (expected a file letter and a rank, like c3)"
+                )
+            }
+            CellParseError::OffBoard {
+                cell,
+                width,
+                height,
+            } => {
+                write!(f, "{cell} is not on the {width}x{height} board")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CellParseError {}
+
+impl FromStr for Cell {
+    type Err = CellParseError;
+
+    fn from_str(s: &str) -> Result<Cell, CellParseError> {
+        let syntax = || CellParseError::Syntax(s.to_string());
+        let t = s.trim().to_ascii_lowercase();
+        let split = t
+            .find(|c: char| !c.is_ascii_lowercase())
+            .ok_or_else(syntax)?;
+        let (letters, digits) = t.split_at(split);
+        let file = match letters.as_bytes() {
+            [l] => u32::from(l - b'a'),
+            [h, l] => (u32::from(h - b'a') + 1) * 26 + u32::from(l - b'a'),
+            _ => return Err(syntax()),
+        };
+        if digits.is_empty()
+            || digits.starts_with('0')
+            || digits.len() > 2
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Err(syntax());
+        }
+        let rank: u32 = digits.parse().map_err(|_| syntax())?;
+        if rank == 0 || rank > u32::from(MAX_SIDE) || file >= u32::from(MAX_SIDE) {
+            return Err(syntax());
+        }
+        Ok(Cell::new(file as u8, (rank - 1) as u8))
+    }
+}
+
+/// One of the two players. Player 1 moves first and owns the bottom-left goal `a1`;
+/// player 2 owns the top-right goal.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Player {
+    /// Moves first; goal `a1`.
+    One,
+    /// Moves second; goal in the top-right corner.
+    Two,
+}
+
+impl Player {
+    /// The other player.
+    #[inline]
+    pub const fn other(self) -> Player {
+        match self {
+            Player::One => Player::Two,
+            Player::Two => Player::One,
+        }
+    }
+
+    /// 1 or 2.
+    #[inline]
+    pub const fn number(self) -> u8 {
+        match self {
+            Player::One => 1,
+            Player::Two => 2,
+        }
+    }
+
+    /// 0 for player 1, 1 for player 2 (for indexing arrays).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
+/// A player number that is neither `1` nor `2`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerParseError(pub String);
+
+impl fmt::Display for PlayerParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a player (expected 1 or 2)", self.0)
+    }
+}
+
+impl std::error::Error for PlayerParseError {}
+
+impl FromStr for Player {
+    type Err = PlayerParseError;
+    fn from_str(s: &str) -> Result<Player, PlayerParseError> {
+        match s.trim() {
+            "1" => Ok(Player::One),
+            "2" => Ok(Player::Two),
+            other => Err(PlayerParseError(other.to_string())),
+        }
+    }
+}

@@ -1,0 +1,19 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod bitboard;
+mod board;
+mod cell;
+mod notation;
+pub mod perft;
+mod position;
+
+pub use bitboard::{Bitboard, BitboardIter};
+pub use board::{parse_board, Board, BoardError, BoardSize, Direction, DIRECTIONS};
+pub use cell::{Cell, CellParseError, Player, PlayerParseError};
+pub use notation::PositionParseError;
+pub use perft::{perft, perft_divide};
+pub use position::{
+    EndReason, MoveErrorKind, MoveListError, Outcome, PlayError, Position, StartError,
+};

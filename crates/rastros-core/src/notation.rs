@@ -1,0 +1,206 @@
+//! The one-line text form of a position.
+//!
+//! `<W>x<H> <rows> <side>`: the board size, then the ranks from the top rank down to rank 1
+//! separated by `/`, each a string of W characters from file `a` rightwards (`.` free,
+//! `x` slimed, `o` the snail), then the side to move, `1` or `2`. The standard start:
+//!
+//! ```text
+//! 7x7 ......./......./......./...o.../......./......./....... 1
+//! ```
+//!
+//! Input must be consistent: one snail, no slime on a goal corner, the side to move agrees
+//! with the number of slimed cells (player 1 moves after an even number of plies), and once
+//! something is slimed the snail stands next to slime (the cell it just left).
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::{parse_board, Bitboard, BoardError, Cell, Player, Position};
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let board = self.board();
+        write!(f, "{board} ")?;
+        for rank in (0..board.height()).rev() {
+            for file in 0..board.width() {
+                let i = rank * board.width() + file;
+                let c = if i == self.snail() {
+                    'o'
+                } else if self.slime().has(i) {
+                    'x'
+                } else {
+                    '.'
+                };
+                write!(f, "{c}")?;
+            }
+            if rank > 0 {
+                write!(f, "/")?;
+            }
+        }
+        write!(f, " {}", self.side_to_move())
+    }
+}
+
+/// Why a position's text form was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionParseError {
+    /// Not three space-separated fields.
+    Fields(usize),
+    /// The board size is malformed or unsupported.
+    Board(BoardError),
+    /// The number of ranks differs from the board's height.
+    RankCount {
+        /// The board's height.
+        expected: u8,
+        /// Ranks given.
+        found: usize,
+    },
+    /// A rank has the wrong number of cells.
+    RankLength {
+        /// The rank, counted from 1 at the bottom.
+        rank: usize,
+        /// The board's width.
+        expected: u8,
+        /// Cells given.
+        found: usize,
+    },
+    /// A character other than `.`, `x` and `o`.
+    BadChar(char),
+    /// Not exactly one snail.
+    SnailCount(usize),
+    /// The side to move is not `1` or `2`.
+    Side(String),
+    /// A goal corner is slimed, which no game can produce.
+    SlimedGoal(Cell),
+    /// The side to move does not match the number of slimed cells.
+    SideParity {
+        /// Slimed cells.
+        slimed: u32,
+        /// Side given.
+        side: Player,
+    },
+    /// Cells are slimed but none is next to the snail.
+    SnailAwayFromSlime(Cell),
+}
+
+impl fmt::Display for PositionParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use PositionParseError::*;
+        match self {
+            Fields(n) => write!(
+                f,
+                "a position has 3 fields '<W>x<H> <rank>/<rank>/... <side>', found {n}"
+            ),
+            Board(e) => e.fmt(f),
+            RankCount { expected, found } => {
+                write!(
+                    f,
+                    "expected {expected} ranks separated by '/', found {found}"
+                )
+            }
+            RankLength {
+                rank,
+                expected,
+                found,
+            } => {
+                write!(f, "rank {rank} has {found} cells, expected {expected}")
+            }
+            BadChar(c) => write!(
+                f,
+                "unexpected character '{c}' (use '.' free, 'x' slime, 'o' snail)"
+            ),
+            SnailCount(n) => write!(f, "expected exactly one snail 'o', found {n}"),
+            Side(s) => write!(f, "'{s}' is not a side to move (expected 1 or 2)"),
+            SlimedGoal(c) => write!(f, "the goal corner {c} cannot be slimed"),
+            SideParity { slimed, side } => write!(
+                f,
+                "player {side} cannot be to move after {slimed} plies (player 1 moves after an \
+                 even number)"
+            ),
+            SnailAwayFromSlime(c) => {
+                write!(
+                    f,
+                    "the snail on {c} is not next to any slime, so it cannot have moved there"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionParseError {}
+
+impl From<BoardError> for PositionParseError {
+    fn from(e: BoardError) -> Self {
+        PositionParseError::Board(e)
+    }
+}
+
+impl FromStr for Position {
+    type Err = PositionParseError;
+
+    /// ```
+    /// use rastros_core::Position;
+    /// let pos: Position = "3x3 ..o/.x./... 2".parse().unwrap();
+    /// assert_eq!(pos.to_string(), "3x3 ..o/.x./... 2");
+    /// assert!("3x3 ..o/.x./... 1".parse::<Position>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Position, PositionParseError> {
+        use PositionParseError::*;
+        let fields: Vec<&str> = s.split_whitespace().collect();
+        let [size, grid, side] = fields[..] else {
+            return Err(Fields(fields.len()));
+        };
+        let board = parse_board(size)?;
+        let ranks: Vec<&str> = grid.split('/').collect();
+        if ranks.len() != usize::from(board.height()) {
+            return Err(RankCount {
+                expected: board.height(),
+                found: ranks.len(),
+            });
+        }
+        let mut slime = Bitboard::EMPTY;
+        let mut snails = Vec::new();
+        for (row, text) in ranks.iter().enumerate() {
+            let rank = board.height() as usize - 1 - row;
+            let found = text.chars().count();
+            if found != usize::from(board.width()) {
+                return Err(RankLength {
+                    rank: rank + 1,
+                    expected: board.width(),
+                    found,
+                });
+            }
+            for (file, c) in text.chars().enumerate() {
+                let i = (rank * usize::from(board.width()) + file) as u8;
+                match c {
+                    '.' => {}
+                    'x' | 'X' => slime = slime.with(i),
+                    'o' | 'O' => snails.push(i),
+                    other => return Err(BadChar(other)),
+                }
+            }
+        }
+        let [snail] = snails[..] else {
+            return Err(SnailCount(snails.len()));
+        };
+        let side: Player = side.parse().map_err(|_| Side(side.to_string()))?;
+        if let Some(goal) = (slime & board.goals()).first() {
+            return Err(SlimedGoal(board.cell(goal)));
+        }
+        let expected = if slime.len() % 2 == 0 {
+            Player::One
+        } else {
+            Player::Two
+        };
+        if side != expected {
+            return Err(SideParity {
+                slimed: slime.len(),
+                side,
+            });
+        }
+        if !slime.is_empty() && (board.neighbours(snail) & slime).is_empty() {
+            return Err(SnailAwayFromSlime(board.cell(snail)));
+        }
+        Ok(Position::from_parts(board, slime, snail, side))
+    }
+}

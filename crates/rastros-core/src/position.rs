@@ -1,0 +1,427 @@
+//! [`Position`]: slimed cells, the snail and the side to move; legal moves, play and the
+//! outcome.
+
+use core::fmt;
+
+use crate::{Bitboard, Board, Cell, CellParseError, Player};
+
+/// A position of the game: the board, the slimed cells, the snail's cell and the side to
+/// move.
+///
+/// ```
+/// use rastros_core::Position;
+/// let start = Position::standard();
+/// assert_eq!(start.to_string(), "7x7 ......./......./......./...o.../......./......./....... 1");
+/// let pos = start.play_moves("c3 b2").unwrap();
+/// // Player 1 to move next to a1: the goal is a legal move and wins at once.
+/// assert!(pos.legal_moves().has(0));
+/// print!("{}", pos.diagram());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
+    board: &'static Board,
+    slime: Bitboard,
+    snail: u8,
+    side: Player,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum EndReason {
+    /// The snail entered the winner's goal corner.
+    GoalReached,
+    /// The loser had no legal move.
+    NoMove,
+}
+
+/// Whether the game goes on, or who won and why.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Outcome {
+    /// The side to move has a legal move and no goal has been reached.
+    InProgress,
+    /// The game is over.
+    Won {
+        /// The winner.
+        winner: Player,
+        /// Why the game ended.
+        reason: EndReason,
+    },
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::InProgress => write!(f, "game in progress"),
+            Outcome::Won {
+                winner,
+                reason: EndReason::GoalReached,
+            } => {
+                write!(
+                    f,
+                    "player {winner} wins: the snail reached player {winner}'s goal"
+                )
+            }
+            Outcome::Won {
+                winner,
+                reason: EndReason::NoMove,
+            } => {
+                write!(
+                    f,
+                    "player {winner} wins: player {} has no legal move",
+                    winner.other()
+                )
+            }
+        }
+    }
+}
+
+/// Why a move is illegal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PlayError {
+    /// The game is already over.
+    GameOver(Outcome),
+    /// The target is not a king step from the snail.
+    NotNeighbour {
+        /// The snail's cell.
+        snail: Cell,
+        /// The cell asked for.
+        to: Cell,
+    },
+    /// The target is slimed.
+    Slimed(Cell),
+    /// The target is not on the board.
+    OffBoard(Cell),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::GameOver(outcome) => write!(f, "the game is over ({outcome})"),
+            PlayError::NotNeighbour { snail, to } => {
+                write!(f, "{to} is not next to the snail on {snail}")
+            }
+            PlayError::Slimed(cell) => write!(f, "{cell} is slimed"),
+            PlayError::OffBoard(cell) => write!(f, "{cell} is not on the board"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// Why a start cell was refused.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StartError {
+    /// The cell is not on the board.
+    OffBoard(Cell),
+    /// The snail may not start on a goal corner.
+    Goal(Cell),
+    /// The board has no single centre cell, so the start must be given.
+    NoCentre {
+        /// Board width.
+        width: u8,
+        /// Board height.
+        height: u8,
+    },
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartError::OffBoard(cell) => write!(f, "start cell {cell} is not on the board"),
+            StartError::Goal(cell) => write!(f, "the snail cannot start on the goal corner {cell}"),
+            StartError::NoCentre { width, height } => write!(
+                f,
+                "the {width}x{height} board has no centre cell: give the start cell explicitly"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+impl Position {
+    /// The standard start: 7x7, snail on d4, nothing slimed, player 1 to move.
+    pub fn standard() -> Position {
+        Position::centre(Board::standard()).expect("7x7 has a centre")
+    }
+
+    /// The start on `board` with the snail on the centre cell.
+    pub fn centre(board: &'static Board) -> Result<Position, StartError> {
+        let centre = board.centre().ok_or(StartError::NoCentre {
+            width: board.width(),
+            height: board.height(),
+        })?;
+        Position::start(board, board.cell(centre))
+    }
+
+    /// The start on `board` with the snail on `cell` (not a goal), nothing slimed,
+    /// player 1 to move.
+    pub fn start(board: &'static Board, cell: Cell) -> Result<Position, StartError> {
+        let snail = board.index(cell).map_err(|_| StartError::OffBoard(cell))?;
+        if board.goals().has(snail) {
+            return Err(StartError::Goal(cell));
+        }
+        Ok(Position {
+            board,
+            slime: Bitboard::EMPTY,
+            snail,
+            side: Player::One,
+        })
+    }
+
+    /// A position from its parts, without any consistency check. Prefer the text form
+    /// ([`str::parse`]) for input from people.
+    pub const fn from_parts(
+        board: &'static Board,
+        slime: Bitboard,
+        snail: u8,
+        side: Player,
+    ) -> Position {
+        Position {
+            board,
+            slime,
+            snail,
+            side,
+        }
+    }
+
+    /// The board.
+    #[inline]
+    pub const fn board(&self) -> &'static Board {
+        self.board
+    }
+
+    /// The slimed cells.
+    #[inline]
+    pub const fn slime(&self) -> Bitboard {
+        self.slime
+    }
+
+    /// The snail's cell index.
+    #[inline]
+    pub const fn snail(&self) -> u8 {
+        self.snail
+    }
+
+    /// The side to move.
+    #[inline]
+    pub const fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    /// Cells neither slimed nor under the snail.
+    #[inline]
+    pub fn free(&self) -> Bitboard {
+        self.board.cells() - self.slime - Bitboard::single(self.snail)
+    }
+
+    /// The number of plies played since the start (one cell is slimed a ply).
+    #[inline]
+    pub const fn ply(&self) -> u32 {
+        self.slime.len()
+    }
+
+    /// The cells the snail can move to: one table lookup and one and-not. Empty when the
+    /// game is over.
+    #[inline]
+    pub fn legal_moves(&self) -> Bitboard {
+        if self.board.goals().has(self.snail) {
+            return Bitboard::EMPTY;
+        }
+        self.board.neighbours(self.snail) - self.slime
+    }
+
+    /// Whether the game goes on, or who won and why.
+    pub fn outcome(&self) -> Outcome {
+        if self.snail == self.board.goal(Player::One) {
+            Outcome::Won {
+                winner: Player::One,
+                reason: EndReason::GoalReached,
+            }
+        } else if self.snail == self.board.goal(Player::Two) {
+            Outcome::Won {
+                winner: Player::Two,
+                reason: EndReason::GoalReached,
+            }
+        } else if self.legal_moves().is_empty() {
+            Outcome::Won {
+                winner: self.side.other(),
+                reason: EndReason::NoMove,
+            }
+        } else {
+            Outcome::InProgress
+        }
+    }
+
+    /// Whether the game is over.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.outcome() != Outcome::InProgress
+    }
+
+    /// Moves the snail to cell index `to` without any check: `to` must be in
+    /// [`legal_moves`](Position::legal_moves). For search code.
+    #[inline]
+    pub fn play_unchecked(&mut self, to: u8) {
+        self.slime = self.slime.with(self.snail);
+        self.snail = to;
+        self.side = self.side.other();
+    }
+
+    /// The position after moving the snail to cell index `to`, or why that is illegal.
+    pub fn play_index(&self, to: u8) -> Result<Position, PlayError> {
+        let outcome = self.outcome();
+        if outcome != Outcome::InProgress {
+            return Err(PlayError::GameOver(outcome));
+        }
+        if u32::from(to) >= self.board.size() {
+            return Err(PlayError::OffBoard(Cell::new(u8::MAX, u8::MAX)));
+        }
+        let cell = self.board.cell(to);
+        if self.slime.has(to) {
+            return Err(PlayError::Slimed(cell));
+        }
+        if !self.board.neighbours(self.snail).has(to) {
+            return Err(PlayError::NotNeighbour {
+                snail: self.board.cell(self.snail),
+                to: cell,
+            });
+        }
+        let mut next = *self;
+        next.play_unchecked(to);
+        Ok(next)
+    }
+
+    /// The position after moving the snail to `to`, or why that is illegal.
+    ///
+    /// ```
+    /// use rastros_core::{Cell, PlayError, Position};
+    /// let pos = Position::standard();
+    /// let c3: Cell = "c3".parse().unwrap();
+    /// let after = pos.play(c3).unwrap();
+    /// assert!(matches!(after.play("d4".parse().unwrap()), Err(PlayError::Slimed(_))));
+    /// assert!(matches!(after.play("a1".parse().unwrap()), Err(PlayError::NotNeighbour { .. })));
+    /// ```
+    pub fn play(&self, to: Cell) -> Result<Position, PlayError> {
+        let outcome = self.outcome();
+        if outcome != Outcome::InProgress {
+            return Err(PlayError::GameOver(outcome));
+        }
+        let index = self.board.index(to).map_err(|_| PlayError::OffBoard(to))?;
+        self.play_index(index)
+    }
+
+    /// Plays a list of moves given as destination cells separated by spaces or commas
+    /// (`"c3 b2 b1"`), reporting the first bad one with its index.
+    ///
+    /// ```
+    /// use rastros_core::{MoveListError, Position};
+    /// let err = Position::standard().play_moves("c3, c3").unwrap_err();
+    /// assert_eq!(err.index, 1);
+    /// assert_eq!(err.to_string(), "move 2 'c3': c3 is not next to the snail on c3");
+    /// ```
+    pub fn play_moves(&self, moves: &str) -> Result<Position, MoveListError> {
+        let mut pos = *self;
+        for (index, token) in split_moves(moves).enumerate() {
+            let error = |kind| MoveListError {
+                index,
+                token: token.to_string(),
+                kind,
+            };
+            let cell: Cell = token.parse().map_err(|e| error(MoveErrorKind::Cell(e)))?;
+            pos = pos.play(cell).map_err(|e| error(MoveErrorKind::Play(e)))?;
+        }
+        Ok(pos)
+    }
+
+    /// The board drawn as text, top rank first: `o` snail, `x` slime, `.` free,
+    /// `1`/`2` a free goal corner (player 1's and player 2's), with coordinates.
+    ///
+    /// ```
+    /// use rastros_core::Position;
+    /// let pos = Position::standard().play_moves("c3").unwrap();
+    /// assert_eq!(pos.diagram(), "\
+    /// 7 . . . . . . 2
+    /// 6 . . . . . . .
+    /// 5 . . . . . . .
+    /// 4 . . . x . . .
+    /// 3 . . o . . . .
+    /// 2 . . . . . . .
+    /// 1 1 . . . . . .
+    ///   a b c d e f g
+    /// ");
+    /// ```
+    pub fn diagram(&self) -> String {
+        let board = self.board;
+        let mut out = String::new();
+        for rank in (0..board.height()).rev() {
+            out += &format!("{:>2}", rank + 1);
+            for file in 0..board.width() {
+                let i = rank * board.width() + file;
+                let c = if i == self.snail {
+                    'o'
+                } else if self.slime.has(i) {
+                    'x'
+                } else if i == board.goal(Player::One) {
+                    '1'
+                } else if i == board.goal(Player::Two) {
+                    '2'
+                } else {
+                    '.'
+                };
+                out.push(' ');
+                out.push(c);
+            }
+            out.push('\n');
+        }
+        out += "  ";
+        for file in 0..board.width() {
+            let name = Cell::new(file, 0).to_string();
+            out += &format!(" {}", name.trim_end_matches('1'));
+        }
+        out.push('\n');
+        if board.height() < 10 {
+            out = out.lines().map(|l| &l[1..]).collect::<Vec<_>>().join("\n") + "\n";
+        }
+        out
+    }
+}
+
+/// Splits a move list on spaces and commas.
+pub(crate) fn split_moves(moves: &str) -> impl Iterator<Item = &str> {
+    moves
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+}
+
+/// A bad entry in a move list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveListError {
+    /// Index of the bad move in the list, from 0.
+    pub index: usize,
+    /// The text of the bad move.
+    pub token: String,
+    /// What is wrong with it.
+    pub kind: MoveErrorKind,
+}
+
+/// What is wrong with a move of a move list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveErrorKind {
+    /// The token is not a cell on the board.
+    Cell(CellParseError),
+    /// The cell is not a legal move there.
+    Play(PlayError),
+}
+
+impl fmt::Display for MoveListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} '{}': ", self.index + 1, self.token)?;
+        match &self.kind {
+            MoveErrorKind::Cell(e) => e.fmt(f),
+            MoveErrorKind::Play(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MoveListError {}

@@ -1,0 +1,4 @@
+//! Rastros solver (work in progress).
+#![deny(missing_docs)]
+
+pub mod parallel;
