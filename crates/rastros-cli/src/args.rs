@@ -3,7 +3,10 @@
 use std::fmt;
 
 use clap::Args;
-use rastros_core::{BoardSize, Cell, Position};
+use std::sync::atomic::Ordering::Relaxed;
+
+use rastros_core::{Board, BoardSize, Cell, Position};
+use rastros_solver::{Solver, SolverConfig};
 
 /// Where the position comes from: a board, a start cell and moves, or a position string.
 #[derive(Debug, Args)]
@@ -56,5 +59,45 @@ impl PositionArgs {
     /// The position after `--moves`.
     pub fn resolve(&self) -> Result<Position, CliError> {
         Ok(self.start_position()?.play_moves(&self.moves)?)
+    }
+
+    /// The moves as a list of cell names.
+    pub fn move_list(&self) -> Vec<String> {
+        self.moves
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+            .map(|t| t.to_ascii_lowercase())
+            .collect()
+    }
+}
+
+/// How the solver runs: threads, table size, evaluators.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Worker threads (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Transposition table size in MiB; the table never grows past it.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash_mb: u32,
+    /// Search goal-free positions instead of deciding them by maximum matching.
+    #[arg(long)]
+    pub no_matching: bool,
+}
+
+impl SearchArgs {
+    /// The solver these arguments ask for, with Ctrl-C wired to stop it.
+    pub fn solver(&self, board: &'static Board) -> Result<Solver, CliError> {
+        let config = SolverConfig {
+            hash_mb: self.hash_mb as usize,
+            threads: self.threads,
+            matching: !self.no_matching,
+            ..SolverConfig::default()
+        };
+        let solver = Solver::new(board, config)?;
+        let flag = solver.interrupt_flag();
+        // Only the first solver of the process gets the handler; one is all the CLI makes.
+        let _ = ctrlc::set_handler(move || flag.store(true, Relaxed));
+        Ok(solver)
     }
 }

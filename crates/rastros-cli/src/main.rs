@@ -4,6 +4,7 @@
 
 mod args;
 mod cmd;
+mod report;
 
 use std::process::ExitCode;
 
@@ -21,12 +22,15 @@ struct Cli {
 enum Command {
     /// Count the move sequences of exactly N plies (perft), optionally per first move.
     Perft(cmd::perft::PerftArgs),
+    /// Solve a position exactly: value, distance to the end, winning and optimal moves, PV.
+    Solve(cmd::solve::SolveArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(a) => cmd::perft::run(a),
+        Command::Solve(a) => cmd::solve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

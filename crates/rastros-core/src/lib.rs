@@ -5,6 +5,7 @@
 mod bitboard;
 mod board;
 mod cell;
+pub mod matching;
 mod notation;
 pub mod perft;
 mod position;

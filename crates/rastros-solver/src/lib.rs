@@ -1,4 +1,18 @@
-//! Rastros solver (work in progress).
+//! The Rastros (Slime Trail) solver: exact perfect play on any board of at most 64 cells.
+//!
+//! - [`score`]: values, distances to the end and their integer encoding;
+//! - [`table`]: the fixed-size lock-free transposition table;
+//! - `search`: negamax with alpha-beta, the sound pruning rules, and parallel splitting;
+//! - [`solver`]: the [`Solver`] API (value, winning moves, DTE, optimal moves, PV);
+//! - [`parallel`]: parallel perft.
 #![deny(missing_docs)]
 
 pub mod parallel;
+pub mod score;
+mod search;
+pub mod solver;
+pub mod table;
+
+pub use score::{Score, Value, MATE};
+pub use search::Stats;
+pub use solver::{terminal_score, Analysis, Mode, SolveError, Solver, SolverConfig, SolverError};

@@ -1,3 +1,4 @@
 //! One module a subcommand: each parses its arguments, calls the libraries and prints.
 
 pub mod perft;
+pub mod solve;

@@ -1,0 +1,452 @@
+//! [`Solver`]: exact values, distances to the end, winning and optimal moves, and principal
+//! variations, on all cores, in a table of fixed size.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rastros_core::{Board, EndReason, Outcome, Position};
+
+use crate::score::{Score, Value, MATE};
+use crate::search::{Geometry, Node, Searcher, Shared, Stats, Stop, ABORTED};
+use crate::table::{Table, TableError};
+
+/// How a [`Solver`] is set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverConfig {
+    /// Transposition table size in MiB (the table never grows past it).
+    pub hash_mb: usize,
+    /// Worker threads; 0 means one per core.
+    pub threads: usize,
+    /// Decide goal-free positions by maximum matching instead of search.
+    pub matching: bool,
+    /// Plies from the root within which the search splits work between threads.
+    pub split_plies: u32,
+}
+
+impl Default for SolverConfig {
+    fn default() -> Self {
+        SolverConfig {
+            hash_mb: 256,
+            threads: 0,
+            matching: true,
+            split_plies: 4,
+        }
+    }
+}
+
+/// What to compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Mode {
+    /// WIN or LOSS only (fastest).
+    Value,
+    /// The value and every winning move.
+    Winning,
+    /// The exact DTE, every winning move, every optimal move and a principal variation.
+    Dte,
+}
+
+/// The answer for one position. Fields a mode does not compute are `None`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// WIN or LOSS for the side to move.
+    pub value: Value,
+    /// Plies to the end under best play ([`Mode::Dte`]).
+    pub dte: Option<u32>,
+    /// Every move that keeps a win (empty when lost) ([`Mode::Winning`], [`Mode::Dte`]).
+    pub winning_moves: Option<Vec<u8>>,
+    /// Every move that keeps the value and the DTE ([`Mode::Dte`]).
+    pub best_moves: Option<Vec<u8>>,
+    /// A principal variation to the end of the game ([`Mode::Dte`]).
+    pub pv: Option<Vec<u8>>,
+    /// Search counters.
+    pub stats: Stats,
+    /// Wall-clock time.
+    pub seconds: f64,
+}
+
+/// Why a position could not be solved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// The game is already over.
+    GameOver(Outcome),
+    /// The position is on another board than the solver's.
+    BoardMismatch {
+        /// The solver's board.
+        solver: String,
+        /// The position's board.
+        position: String,
+    },
+    /// The search was interrupted before it finished.
+    Interrupted,
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::GameOver(o) => write!(f, "the game is already over ({o})"),
+            SolveError::BoardMismatch { solver, position } => {
+                write!(
+                    f,
+                    "the position is on a {position} board but the solver is set up for {solver}"
+                )
+            }
+            SolveError::Interrupted => write!(f, "the search was interrupted"),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// Why a solver could not be set up.
+#[derive(Debug)]
+pub enum SolverError {
+    /// The table could not be allocated.
+    Table(TableError),
+    /// The thread pool could not be built.
+    Threads(String),
+}
+
+impl std::fmt::Display for SolverError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolverError::Table(e) => e.fmt(f),
+            SolverError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SolverError {}
+
+/// An exact solver for positions of one board.
+///
+/// ```
+/// use rastros_core::{Board, Position};
+/// use rastros_solver::{Mode, Solver, SolverConfig, Value};
+///
+/// let board = Board::new(5, 5).unwrap();
+/// let solver = Solver::new(board, SolverConfig { hash_mb: 8, ..SolverConfig::default() }).unwrap();
+/// let start = Position::centre(board).unwrap();
+/// let a = solver.analyze(&start, Mode::Dte).unwrap();
+/// // Player 1 wins 5x5 from c3, and the principal variation ends the game in DTE plies.
+/// assert_eq!(a.value, Value::Win);
+/// assert_eq!(a.pv.as_ref().unwrap().len() as u32, a.dte.unwrap());
+/// ```
+pub struct Solver {
+    geo: Geometry,
+    table: Table,
+    pool: rayon::ThreadPool,
+    config: SolverConfig,
+    progress: Arc<AtomicU64>,
+    interrupt: Arc<AtomicBool>,
+}
+
+impl std::fmt::Debug for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Solver({}, {:?})", self.geo.board, self.config)
+    }
+}
+
+impl Solver {
+    /// A solver for `board`, its table allocated (lazily zeroed) and its threads started.
+    pub fn new(board: &'static Board, config: SolverConfig) -> Result<Solver, SolverError> {
+        let table = Table::with_bytes(config.hash_mb << 20).map_err(SolverError::Table)?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(config.threads)
+            .build()
+            .map_err(|e| SolverError::Threads(e.to_string()))?;
+        Ok(Solver {
+            geo: Geometry::new(board),
+            table,
+            pool,
+            config,
+            progress: Arc::new(AtomicU64::new(0)),
+            interrupt: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    /// The board.
+    pub fn board(&self) -> &'static Board {
+        self.geo.board
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> SolverConfig {
+        self.config
+    }
+
+    /// Number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// The table.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// Nodes searched so far by all threads (updated every few thousand nodes), for
+    /// progress displays.
+    pub fn progress(&self) -> u64 {
+        self.progress.load(Relaxed)
+    }
+
+    /// The shared node counter behind [`progress`](Solver::progress).
+    pub fn progress_handle(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.progress)
+    }
+
+    /// A flag that, once set (say from a Ctrl-C handler), makes running searches return
+    /// [`SolveError::Interrupted`].
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.interrupt)
+    }
+
+    fn node(&self, pos: &Position) -> Result<Node, SolveError> {
+        if pos.board() != self.geo.board {
+            return Err(SolveError::BoardMismatch {
+                solver: self.geo.board.to_string(),
+                position: pos.board().to_string(),
+            });
+        }
+        let outcome = pos.outcome();
+        if outcome != Outcome::InProgress {
+            return Err(SolveError::GameOver(outcome));
+        }
+        Ok(Node {
+            free: pos.free().0,
+            snail: pos.snail(),
+            side: pos.side_to_move().index() as u8,
+        })
+    }
+
+    /// A null-window search of `node` at `beta`: a score bound that is `>= beta` when the
+    /// true score is, and `< beta` when it is not.
+    fn probe(&self, node: Node, beta: i32, stats: &mut Stats) -> Result<i32, SolveError> {
+        let shared = Shared {
+            geo: &self.geo,
+            table: &self.table,
+            progress: &self.progress,
+            interrupt: &self.interrupt,
+            split_plies: if self.threads() > 1 {
+                self.config.split_plies as i32
+            } else {
+                0
+            },
+            matching: self.config.matching,
+        };
+        let run = || {
+            let stop = Stop::new(None);
+            let mut searcher = Searcher::new(&shared, &stop);
+            let v = searcher.search_split(node, 0, beta);
+            searcher.flush();
+            (if searcher.aborted() { ABORTED } else { v }, searcher.stats)
+        };
+        // Small or single-threaded searches stay on the calling thread.
+        let (v, s) = if shared.split_plies == 0 || node.free.count_ones() < 20 {
+            run()
+        } else {
+            self.pool.install(run)
+        };
+        *stats += s;
+        if v == ABORTED {
+            return Err(SolveError::Interrupted);
+        }
+        Ok(v)
+    }
+
+    fn value_of(&self, node: Node, stats: &mut Stats) -> Result<Value, SolveError> {
+        Ok(if self.probe(node, 1, stats)? >= 1 {
+            Value::Win
+        } else {
+            Value::Loss
+        })
+    }
+
+    /// The exact score by narrowing null windows (binary search on the DTE).
+    fn score_of(&self, node: Node, stats: &mut Stats) -> Result<Score, SolveError> {
+        let longest = node.free.count_ones() as i32 + 1;
+        let (mut lo, mut hi) = match self.value_of(node, stats)? {
+            Value::Win => (MATE - longest, MATE - 1),
+            Value::Loss => (-MATE, -(MATE - longest)),
+        };
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let r = self.probe(node, mid + 1, stats)?;
+            if r > mid {
+                lo = r;
+            } else {
+                hi = r;
+            }
+        }
+        Ok(Score::from_int(lo))
+    }
+
+    /// WIN or LOSS for the side to move.
+    pub fn value(&self, pos: &Position) -> Result<Value, SolveError> {
+        self.value_of(self.node(pos)?, &mut Stats::default())
+    }
+
+    /// The exact value and distance to the end.
+    pub fn score(&self, pos: &Position) -> Result<Score, SolveError> {
+        self.score_of(self.node(pos)?, &mut Stats::default())
+    }
+
+    /// The score of any position, finished or not.
+    fn score_any(&self, pos: &Position, stats: &mut Stats) -> Result<Score, SolveError> {
+        match terminal_score(pos) {
+            Some(s) => Ok(s),
+            None => self.score_of(self.node(pos)?, stats),
+        }
+    }
+
+    /// Whether the side to move in `pos` (finished or not) has a score of at most `target`.
+    fn at_most(&self, pos: &Position, target: i32, stats: &mut Stats) -> Result<bool, SolveError> {
+        match terminal_score(pos) {
+            Some(s) => Ok(s.to_int() <= target),
+            None => Ok(self.probe(self.node(pos)?, target + 1, stats)? <= target),
+        }
+    }
+
+    /// Solves `pos` in `mode`.
+    pub fn analyze(&self, pos: &Position, mode: Mode) -> Result<Analysis, SolveError> {
+        let clock = Instant::now();
+        let node = self.node(pos)?;
+        let mut stats = Stats::default();
+        let children: Vec<(u8, Position)> = pos
+            .legal_moves()
+            .iter()
+            .map(|to| {
+                let mut child = *pos;
+                child.play_unchecked(to);
+                (to, child)
+            })
+            .collect();
+        let mut analysis = Analysis {
+            value: Value::Loss,
+            dte: None,
+            winning_moves: None,
+            best_moves: None,
+            pv: None,
+            stats,
+            seconds: 0.0,
+        };
+        if mode == Mode::Value {
+            analysis.value = self.value_of(node, &mut stats)?;
+        } else {
+            // A child lost for its mover is a winning move.
+            let mut winning = Vec::new();
+            for (to, child) in &children {
+                if self.at_most(child, -1, &mut stats)? {
+                    winning.push(*to);
+                }
+            }
+            analysis.value = if winning.is_empty() {
+                Value::Loss
+            } else {
+                Value::Win
+            };
+            analysis.winning_moves = Some(winning);
+        }
+        if mode == Mode::Dte {
+            let score = self.score_of(node, &mut stats)?;
+            debug_assert_eq!(score.value, analysis.value);
+            analysis.dte = Some(score.dte);
+            analysis.best_moves = Some(self.optimal_moves(&children, score, &mut stats)?);
+            analysis.pv = Some(self.principal_variation(pos, score, &mut stats)?);
+        }
+        analysis.stats = stats;
+        analysis.seconds = clock.elapsed().as_secs_f64();
+        Ok(analysis)
+    }
+
+    /// The moves whose child score makes this position's `score`.
+    fn optimal_moves(
+        &self,
+        children: &[(u8, Position)],
+        score: Score,
+        stats: &mut Stats,
+    ) -> Result<Vec<u8>, SolveError> {
+        // Every child's score maps to a parent score <= `score`; equality holds exactly when
+        // the child's own score is at most the target below (the map is decreasing).
+        let target = Score {
+            value: score.value.flip(),
+            dte: score.dte - 1,
+        }
+        .to_int();
+        let mut best = Vec::new();
+        for (to, child) in children {
+            if self.at_most(child, target, stats)? {
+                best.push(*to);
+            }
+        }
+        Ok(best)
+    }
+
+    /// Follows the lowest-indexed optimal move from `pos` to the end of the game.
+    fn principal_variation(
+        &self,
+        pos: &Position,
+        score: Score,
+        stats: &mut Stats,
+    ) -> Result<Vec<u8>, SolveError> {
+        let mut line = Vec::new();
+        let mut pos = *pos;
+        let mut score = score;
+        while score.dte > 0 {
+            let target = Score {
+                value: score.value.flip(),
+                dte: score.dte - 1,
+            };
+            let mut next = None;
+            for to in pos.legal_moves() {
+                let mut child = pos;
+                child.play_unchecked(to);
+                if self.at_most(&child, target.to_int(), stats)? {
+                    next = Some((to, child));
+                    break;
+                }
+            }
+            let (to, child) = next.expect("an optimal move exists");
+            line.push(to);
+            pos = child;
+            score = target;
+        }
+        Ok(line)
+    }
+
+    /// The exact score of every legal move's child, as the parent's score, in move order.
+    pub fn move_scores(&self, pos: &Position) -> Result<Vec<(u8, Score)>, SolveError> {
+        self.node(pos)?;
+        let mut stats = Stats::default();
+        let mut out = Vec::new();
+        for to in pos.legal_moves() {
+            let mut child = *pos;
+            child.play_unchecked(to);
+            out.push((to, self.score_any(&child, &mut stats)?.parent()));
+        }
+        Ok(out)
+    }
+
+    /// Forgets every stored result.
+    pub fn clear(&self) {
+        self.table.clear();
+    }
+}
+
+/// The score of a finished position (its side to move has lost or, when the opponent
+/// moved into the mover's goal, won), or `None` if the game goes on.
+pub fn terminal_score(pos: &Position) -> Option<Score> {
+    match pos.outcome() {
+        Outcome::InProgress => None,
+        Outcome::Won { winner, reason } => {
+            debug_assert!(reason == EndReason::GoalReached || winner != pos.side_to_move());
+            let value = if winner == pos.side_to_move() {
+                Value::Win
+            } else {
+                Value::Loss
+            };
+            Some(Score { value, dte: 0 })
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! Plain brute force: negamax over every move, no table tricks, no pruning, no symmetry,
+//! no region folding. A memo keyed by the whole position (slime, snail) only avoids
+//! recomputing identical positions; it changes no answer.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+
+use rastros_core::{Outcome, Player, Position};
+use rastros_solver::{Score, Value};
+
+/// The exact score of any position (finished or not) by full minimax.
+#[derive(Default)]
+pub struct Brute {
+    memo: HashMap<(u64, u8), Score>,
+}
+
+impl Brute {
+    pub fn score(&mut self, pos: &Position) -> Score {
+        if let Outcome::Won { winner, .. } = pos.outcome() {
+            let value = if winner == pos.side_to_move() {
+                Value::Win
+            } else {
+                Value::Loss
+            };
+            return Score { value, dte: 0 };
+        }
+        let key = (pos.slime().0, pos.snail());
+        if let Some(&s) = self.memo.get(&key) {
+            return s;
+        }
+        let mut best: Option<Score> = None;
+        for to in pos.legal_moves() {
+            let mut child = *pos;
+            child.play_unchecked(to);
+            let s = self.score(&child).parent();
+            if best.is_none_or(|b| s.to_int() > b.to_int()) {
+                best = Some(s);
+            }
+        }
+        let best = best.expect("a position in progress has a move");
+        self.memo.insert(key, best);
+        best
+    }
+
+    /// Every move with its parent-side score.
+    pub fn move_scores(&mut self, pos: &Position) -> Vec<(u8, Score)> {
+        pos.legal_moves()
+            .iter()
+            .map(|to| {
+                let mut child = *pos;
+                child.play_unchecked(to);
+                (to, self.score(&child).parent())
+            })
+            .collect()
+    }
+
+    pub fn winning_moves(&mut self, pos: &Position) -> Vec<u8> {
+        self.move_scores(pos)
+            .into_iter()
+            .filter(|(_, s)| s.value == Value::Win)
+            .map(|(m, _)| m)
+            .collect()
+    }
+
+    pub fn optimal_moves(&mut self, pos: &Position) -> Vec<u8> {
+        let best = self.score(pos);
+        self.move_scores(pos)
+            .into_iter()
+            .filter(|(_, s)| *s == best)
+            .map(|(m, _)| m)
+            .collect()
+    }
+}
+
+/// Every position reachable from `start` (including `start`), finished ones too.
+pub fn reachable(start: &Position) -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut stack = vec![*start];
+    while let Some(pos) = stack.pop() {
+        out.push(pos);
+        for to in pos.legal_moves() {
+            let mut child = pos;
+            child.play_unchecked(to);
+            stack.push(child);
+        }
+    }
+    out
+}
+
+/// A random game of `plies` plies from `start` (stopping early if it ends), with a
+/// simple xorshift generator seeded by `seed`.
+pub fn random_line(start: &Position, plies: usize, seed: &mut u64) -> Position {
+    let mut pos = *start;
+    for _ in 0..plies {
+        let moves: Vec<u8> = pos.legal_moves().iter().collect();
+        if moves.is_empty() {
+            break;
+        }
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        let next = pos
+            .play_index(moves[(*seed % moves.len() as u64) as usize])
+            .unwrap();
+        if next.is_over() {
+            break;
+        }
+        pos = next;
+    }
+    pos
+}
+
+pub fn player_one() -> Player {
+    Player::One
+}
