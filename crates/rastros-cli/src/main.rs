@@ -24,6 +24,22 @@ enum Command {
     Perft(cmd::perft::PerftArgs),
     /// Solve a position exactly: value, distance to the end, winning and optimal moves, PV.
     Solve(cmd::solve::SolveArgs),
+    /// Opening books: build, probe and export.
+    Book(cmd::book::BookArgs),
+    /// Solve every start cell of every board size up to a number of cells.
+    Survey(cmd::survey::SurveyArgs),
+    /// Play a game against the computer in the terminal.
+    Play(cmd::play::PlayArgs),
+    /// Print the rules of the game.
+    Rules(cmd::play::RulesArgs),
+    /// Goal-free analysis: the maximum-matching verdict next to the solver's answer.
+    Analyze(cmd::analyze::AnalyzeArgs),
+    /// Write the positions K plies below a position as independent work units.
+    Split(cmd::units::SplitArgs),
+    /// Solve one work unit written by `split`.
+    SolveUnit(cmd::units::SolveUnitArgs),
+    /// Combine solved work units into the root's result.
+    Merge(cmd::units::MergeArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +47,14 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Solve(a) => cmd::solve::run(a),
+        Command::Book(a) => cmd::book::run(a),
+        Command::Survey(a) => cmd::survey::run(a),
+        Command::Play(a) => cmd::play::run(a),
+        Command::Rules(a) => cmd::play::rules(a),
+        Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Split(a) => cmd::units::split(a),
+        Command::SolveUnit(a) => cmd::units::solve_unit(a),
+        Command::Merge(a) => cmd::units::merge(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

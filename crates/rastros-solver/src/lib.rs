@@ -14,5 +14,5 @@ pub mod solver;
 pub mod table;
 
 pub use score::{Score, Value, MATE};
-pub use search::Stats;
+pub use search::{canonical, Orientation, Stats};
 pub use solver::{terminal_score, Analysis, Mode, SolveError, Solver, SolverConfig, SolverError};

@@ -121,27 +121,56 @@ impl Geometry {
     }
 }
 
-/// How a position was turned to reach its canonical key.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Orientation {
-    rotated: bool,
-    transposed: bool,
+/// How a position was turned to reach its canonical key: rotated by 180 degrees (player 2
+/// to move becomes player 1 to move), then mirrored in the a1-to-top-right diagonal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Orientation {
+    /// Rotated by 180 degrees.
+    pub rotated: bool,
+    /// Mirrored in the a1-to-top-right diagonal (square boards only).
+    pub transposed: bool,
 }
 
 impl Orientation {
     /// A cell of the position in key orientation. Both maps are involutions and commute, so
-    /// the same function maps back.
+    /// the same function maps back from the key to the position.
     #[inline]
-    pub fn map(self, g: &Geometry, cell: u8) -> u8 {
+    pub fn map_cell(self, board: &Board, cell: u8) -> u8 {
         let mut c = cell;
         if self.rotated {
-            c = g.board.rotate_index(c);
+            c = board.rotate_index(c);
         }
         if self.transposed {
-            c = g.board.transpose_index(c).unwrap_or(c);
+            c = board.transpose_index(c).unwrap_or(c);
         }
         c
     }
+
+    #[inline]
+    fn map(self, g: &Geometry, cell: u8) -> u8 {
+        self.map_cell(g.board, cell)
+    }
+}
+
+/// The canonical form of a position in progress: the cells the snail can still reach and
+/// the snail, turned so that player 1 is to move and, on square boards, to the smaller of
+/// the two mirror images. Positions with the same key have the same value and distance to
+/// the end, and their moves correspond through the orientations.
+///
+/// ```
+/// use rastros_core::Position;
+/// use rastros_solver::canonical;
+/// let a = Position::standard().play_moves("c5").unwrap();
+/// let b = Position::standard().play_moves("e3").unwrap(); // a mirrored in the diagonal
+/// let c = Position::standard().play_moves("c3").unwrap();
+/// assert_eq!(canonical(&a).0, canonical(&b).0);
+/// assert_ne!(canonical(&a).0, canonical(&c).0);
+/// ```
+pub fn canonical(pos: &rastros_core::Position) -> (Key, Orientation) {
+    let board = pos.board();
+    let region = board.reachable(pos.free(), pos.snail()).0;
+    let geo = Geometry::new(board);
+    geo.key(region, pos.snail(), pos.side_to_move().index() as u8)
 }
 
 /// Counters of one search.

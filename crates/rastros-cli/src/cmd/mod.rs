@@ -1,4 +1,9 @@
 //! One module a subcommand: each parses its arguments, calls the libraries and prints.
 
+pub mod analyze;
+pub mod book;
 pub mod perft;
+pub mod play;
 pub mod solve;
+pub mod survey;
+pub mod units;
