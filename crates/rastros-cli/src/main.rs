@@ -4,6 +4,7 @@
 
 mod args;
 mod cmd;
+mod i18n;
 mod report;
 
 use std::process::ExitCode;

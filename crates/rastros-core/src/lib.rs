@@ -5,6 +5,7 @@
 mod bitboard;
 mod board;
 mod cell;
+mod endgame;
 pub mod matching;
 mod notation;
 pub mod perft;
@@ -13,6 +14,7 @@ mod position;
 pub use bitboard::{Bitboard, BitboardIter};
 pub use board::{parse_board, Board, BoardError, BoardSize, Direction, DIRECTIONS};
 pub use cell::{Cell, CellParseError, Player, PlayerParseError};
+pub use endgame::GoalFree;
 pub use notation::PositionParseError;
 pub use perft::{perft, perft_divide};
 pub use position::{

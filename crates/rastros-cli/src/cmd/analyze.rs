@@ -1,14 +1,61 @@
-//! `rastros analyze` (being written).
+//! `rastros analyze`: the goal-free (maximum matching) verdict next to the solver's answer.
 
 use clap::Args;
+use serde_json::json;
 
-use crate::args::CliError;
+use crate::args::{CliError, PositionArgs, SearchArgs};
 
 /// Arguments of `rastros analyze`.
 #[derive(Debug, Args)]
-pub struct AnalyzeArgs {}
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pos: PositionArgs,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
 
 /// Runs `rastros analyze`.
-pub fn run(_args: AnalyzeArgs) -> Result<(), CliError> {
-    Err(CliError("`rastros analyze` is not available yet".into()))
+pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
+    let pos = args.pos.resolve()?;
+    let board = pos.board();
+    let solver = args.search.solver(board)?;
+    let solver_value = solver.value(&pos)?;
+    let verdict = pos.goal_free();
+    let winning_move = verdict
+        .and_then(|v| v.winning_move)
+        .map(|c| board.cell(c).to_string());
+    let value = verdict.map(|v| if v.wins { "win" } else { "loss" });
+    if args.json {
+        let out = json!({
+            "goal_free": verdict.is_some(),
+            "matching": verdict.map(|v| v.matching),
+            "matching_without_snail": verdict.map(|v| v.matching_without_snail),
+            "value": value,
+            "winning_move": winning_move,
+            "solver_value": solver_value.as_str(),
+        });
+        println!("{out}");
+        return Ok(());
+    }
+    print!("{}", pos.diagram());
+    println!("position       {pos}");
+    match verdict {
+        None => println!("goal-free      no: a goal can still be reached"),
+        Some(v) => {
+            println!("goal-free      yes: undirected vertex geography");
+            println!(
+                "matching       {} with the snail's cell, {} without",
+                v.matching, v.matching_without_snail
+            );
+            println!("verdict        {}", value.unwrap_or("-"));
+            if let Some(m) = &winning_move {
+                println!("winning move   {m} (along a maximum matching edge)");
+            }
+        }
+    }
+    println!("solver value   {solver_value}");
+    Ok(())
 }

@@ -1,0 +1,392 @@
+//! End-to-end tests of `rastros play` and `rastros rules`: the built binary, driven through
+//! piped stdin.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `rastros` with `args` and `stdin`; stdout, stderr and the exit code.
+fn rastros(args: &[&str], stdin: &str) -> (String, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rastros"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the rastros binary runs");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_string();
+    let writer = std::thread::spawn(move || {
+        // The program may stop reading early (quit); a broken pipe is fine then.
+        let _ = pipe.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (
+        String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+        out.status.code().expect("exited normally"),
+    )
+}
+
+/// `rastros play` with small solver settings plus `args`; stdout, checked to have ended
+/// well.
+fn play(args: &[&str], stdin: &str) -> String {
+    let mut all = vec!["play", "--hash-mb", "16", "--threads", "1"];
+    if !args.contains(&"--seed") {
+        all.extend(["--seed", "1"]);
+    }
+    all.extend_from_slice(args);
+    let (out, err, code) = rastros(&all, stdin);
+    assert_eq!(code, 0, "stderr: {err}\nstdout: {out}");
+    assert_eq!(err, "");
+    out
+}
+
+/// The lines that answer the input, in order: every line after a prompt, with the echoed
+/// input removed.
+fn answers(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| !l.starts_with("Your move:") && !l.starts_with('>'))
+        .collect()
+}
+
+#[test]
+fn scripted_game_draws_the_board_and_announces_the_result() {
+    let out = play(&["--board", "3x3", "--side", "1"], "sw\n");
+    assert_eq!(
+        out,
+        "\
+Welcome to Rastros (Slime Trail), played on a 3x3 board! Type help to see the commands.
+Legend: @ snail, # slime, . free cell, * legal move, 1 and 2 goal corners of players 1 and 2
+You are player 1; your goal is the corner a1.
+  a b c
+3 * * 2   2 = goal of player 2
+2 * @ *
+1 1 * *   1 = goal of player 1
+  a b c
+Player 1 to move.
+Legal moves: a1 b1 c1 a2 c2 a3 b3 c3
+Your move: sw
+  a b c
+3 . . 2   2 = goal of player 2
+2 . # .
+1 @ . .   1 = goal of player 1
+  a b c
+Player 1 wins: the snail has reached the goal corner of player 1.
+You win! Well played.
+Game over: type new for another game or quit to leave.
+> 
+Goodbye, and thanks for playing!
+"
+    );
+}
+
+#[test]
+fn the_computer_moves_first_when_the_person_is_player_2() {
+    let out = play(&["--board", "3x3", "--side", "2"], "quit\n");
+    assert!(
+        out.contains("You are player 2; your goal is the corner c3.\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "Player 1 (computer) moves the snail to a1.
+  a b c
+3 . . 2   2 = goal of player 2
+2 . # .
+1 @ . .   1 = goal of player 1
+  a b c
+Player 1 wins: the snail has reached the goal corner of player 1.
+You lose. Better luck next time!
+"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("> quit\nGoodbye, and thanks for playing!\n"),
+        "{out}"
+    );
+}
+
+/// A script that plays a whole game whatever the computer answers: each line is a
+/// direction, tried in turn until one is legal.
+fn wandering(first: &[&str], rounds: usize) -> String {
+    let mut script = String::new();
+    for _ in 0..rounds {
+        for dir in first {
+            script += dir;
+            script.push('\n');
+        }
+    }
+    script
+}
+
+#[test]
+fn a_whole_game_on_7x7_against_strong() {
+    let script = wandering(&["sw", "s", "w", "se", "nw", "n", "ne", "e"], 40);
+    let out = play(&["--level", "strong"], &script);
+    // The first drawing: the standard start, the legal moves marked.
+    assert!(
+        out.contains(
+            "\
+  a b c d e f g
+7 . . . . . . 2   2 = goal of player 2
+6 . . . . . . .
+5 . . * * * . .
+4 . . * @ * . .
+3 . . * * * . .
+2 . . . . . . .
+1 1 . . . . . .   1 = goal of player 1
+  a b c d e f g
+Player 1 to move.
+Legal moves: c3 d3 e3 c4 e4 c5 d5 e5
+Your move: sw
+"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("Player 2 (computer) moves the snail to "));
+    let endings = out.matches(" wins: ").count() + out.matches("has no legal move").count();
+    assert_eq!(endings, 1, "{out}");
+    assert_eq!(
+        out.matches("You win!").count() + out.matches("You lose.").count(),
+        1
+    );
+    assert!(out.ends_with("Goodbye, and thanks for playing!\n"));
+    // After the end every move is answered with the game-over prompt.
+    assert!(out.contains("> sw\nGame over: type new for another game or quit to leave.\n"));
+}
+
+#[test]
+fn perfect_play_beats_a_wandering_player_2_on_5x5() {
+    // 5x5 from c3 is a win for player 1, so the perfect computer wins as player 1.
+    let script = wandering(&["ne", "n", "e", "nw", "se", "s", "w", "sw"], 30);
+    for seed in ["1", "2", "3"] {
+        let out = play(&["--board", "5x5", "--side", "2", "--seed", seed], &script);
+        assert!(out.contains("You lose. Better luck next time!\n"), "{out}");
+        assert!(!out.contains("You win!"), "{out}");
+        assert!(out.contains("Player 1 wins") || out.contains("Player 2 has no legal move"));
+    }
+}
+
+#[test]
+fn hint_undo_new_and_resign() {
+    let out = play(
+        &["--board", "5x5", "--level", "strong"],
+        "undo\nhint\nc2\nundo\nc2\nresign\nhint\nc4\nresign\nundo\nnew\nquit\nc3\n",
+    );
+    let lines = answers(&out);
+    let said = |text: &str| lines.iter().position(|l| *l == text);
+    let nothing = said("There is nothing to undo.").expect("undo at the start");
+    let hint = said(
+        "This position is a win for the player to move in 17 plies with best play; optimal \
+         moves: d3 c4",
+    )
+    .expect("hint at the start");
+    let undone = said("Move taken back.").expect("undo after c2");
+    let resigned = said("Player 1 resigns.").expect("resign");
+    assert!(
+        nothing < hint && hint < undone && undone < resigned,
+        "{out}"
+    );
+    assert!(out.contains("Player 1 resigns.\nYou lose. Better luck next time!\nGame over"));
+    // After resigning, hint, moves and another resign get the game-over prompt.
+    assert!(out.contains("> hint\nGame over: type new"), "{out}");
+    assert!(out.contains("> c4\nGame over: type new"), "{out}");
+    assert!(out.contains("> resign\nGame over: type new"), "{out}");
+    // undo after resigning takes the move pair back and the game goes on; new restarts.
+    assert!(out.contains("> undo\nMove taken back.\n"), "{out}");
+    assert!(
+        out.contains("Your move: new\nA new game begins.\nYou are player 1"),
+        "{out}"
+    );
+    // quit ends the session: the last line is never read.
+    assert!(
+        out.ends_with("Your move: quit\nGoodbye, and thanks for playing!\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_input_lines_get_the_right_message() {
+    let script = "\n   \ngarbage\n🐌 ünïcödé\nz9\na0\nf1\na1\nc3\nd5\nb2\nb2\nc3\nquit\n";
+    let out = play(&["--board", "5x5", "--level", "strong"], script);
+    let lines = answers(&out);
+    let messages: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| {
+            l.starts_with("Illegal")
+                || l.starts_with("Unknown")
+                || l.starts_with("Please")
+                || l.starts_with("Player 2 (computer)")
+        })
+        .collect();
+    assert_eq!(
+        messages[..10],
+        [
+            "Please enter a move or a command (help lists them).",
+            "Please enter a move or a command (help lists them).",
+            "Unknown input 'garbage'. Type help for the commands.",
+            "Unknown input '🐌 ünïcödé'. Type help for the commands.",
+            "Illegal move: z9 is not on the board.",
+            "Illegal move: a0 is not on the board.",
+            "Illegal move: f1 is not on the board.",
+            "Illegal move: a1 is not next to the snail.",
+            "Illegal move: c3 is not next to the snail.",
+            // d5 is on the board but two steps away.
+            "Illegal move: d5 is not next to the snail.",
+        ],
+        "{out}"
+    );
+    assert!(
+        messages[10].starts_with("Player 2 (computer) moves the snail to "),
+        "{out}"
+    );
+    assert_eq!(
+        messages[11..],
+        ["Illegal move: b2 is slimed.", "Illegal move: c3 is slimed."],
+        "{out}"
+    );
+    // Directions that leave the board or enter slime.
+    let out = play(&["--board", "5x5", "--start", "a3"], "w\nnw\nsw\nquit\n");
+    assert!(out.contains(
+        "Your move: w\nIllegal move: there is no free cell in direction w.\n\
+         Your move: nw\nIllegal move: there is no free cell in direction nw.\n\
+         Your move: sw\nIllegal move: there is no free cell in direction sw.\n"
+    ));
+    // A very long line is cut short in the answer.
+    let long = "x".repeat(5000);
+    let out = play(&["--board", "3x3"], &format!("{long}\nquit\n"));
+    assert!(
+        out.contains(&format!("Unknown input '{}…'.", "x".repeat(40))),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_end_of_the_input_ends_the_session() {
+    for input in ["", "hint", "c3\nnonsense"] {
+        let out = play(&["--board", "5x5", "--level", "easy"], input);
+        assert!(
+            out.ends_with("\nGoodbye, and thanks for playing!\n"),
+            "{input:?}: {out}"
+        );
+    }
+}
+
+#[test]
+fn every_language_speaks_its_own_words() {
+    let cases = [
+        (
+            "it",
+            "Hai vinto! Complimenti.",
+            "Arrivederci e grazie per aver giocato!",
+        ),
+        (
+            "de",
+            "Du hast gewonnen! Gut gespielt.",
+            "Tschüss und danke fürs Spielen!",
+        ),
+        (
+            "fr",
+            "Vous avez gagné\u{a0}! Bien joué.",
+            "Au revoir et merci d'avoir joué\u{a0}!",
+        ),
+        (
+            "es",
+            "¡Has ganado! Bien jugado.",
+            "¡Hasta pronto y gracias por jugar!",
+        ),
+        (
+            "el",
+            "Κερδίσατε! Συγχαρητήρια.",
+            "Γεια σας και ευχαριστούμε που παίξατε!",
+        ),
+        (
+            "EN",
+            "You win! Well played.",
+            "Goodbye, and thanks for playing!",
+        ),
+    ];
+    for (code, win, bye) in cases {
+        let out = play(&["--board", "3x3", "--lang", code], "xyzzy\nsw\nquit\n");
+        assert!(out.contains(win), "{code}: {out}");
+        assert!(out.ends_with(&format!("{bye}\n")), "{code}: {out}");
+        assert!(out.contains("xyzzy"), "{code}: {out}");
+        if code != "EN" {
+            assert!(!out.contains("Unknown input"), "{code}: {out}");
+        }
+    }
+    let out = play(&["--board", "3x3", "--lang", "de"], "");
+    assert!(out.starts_with("Willkommen bei Schleimspur!"), "{out}");
+    assert!(out.contains("1 1 * *   1 = Ziel von Spieler 1\n"), "{out}");
+}
+
+#[test]
+fn rules_in_every_language() {
+    let names = [
+        ("en", "Rastros (Slime Trail)"),
+        ("it", "Scia di bava"),
+        ("de", "Schleimspur"),
+        ("fr", "Piste de bave"),
+        ("es", "Rastro de baba"),
+        ("el", "Ίχνος βλέννας"),
+    ];
+    for (code, name) in names {
+        let (out, err, code_) = rastros(&["rules", "--lang", code], "");
+        assert_eq!(code_, 0, "{err}");
+        assert!(out.starts_with(name), "{code}: {out}");
+        assert!(out.contains("a1") && out.ends_with('\n'), "{code}");
+    }
+    let (out, _, code) = rastros(&["rules"], "");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("Rastros (Slime Trail)\n"));
+}
+
+#[test]
+fn wrong_language_codes_and_bad_arguments_are_refused() {
+    for args in [
+        &["play", "--lang", "xx"][..],
+        &["play", "--lang", "english"],
+        &["play", "--lang", ""],
+        &["rules", "--lang", "gr"],
+    ] {
+        let (out, err, code) = rastros(args, "");
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(out, "", "{args:?}");
+        let bad = args[2];
+        assert_eq!(
+            err,
+            format!(
+                "rastros: error: unknown language code '{bad}' (expected one of: en, it, de, \
+                 fr, es, el)\n"
+            )
+        );
+    }
+    for args in [
+        &["play", "--board", "4x4"][..],
+        &["play", "--start", "a1"],
+        &["play", "--board", "9x9"],
+        &["play", "--side", "3"],
+        &["play", "--level", "hard"],
+    ] {
+        let (out, err, code) = rastros(args, "");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(out, "", "{args:?}");
+        assert!(!err.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn the_same_seed_replays_the_same_game() {
+    let script = wandering(&["sw", "w", "s", "nw", "se", "n", "e", "ne"], 30);
+    for level in ["perfect", "strong", "easy"] {
+        let args = [
+            "--board", "6x6", "--start", "c3", "--level", level, "--side", "random",
+        ];
+        let a = play(&args, &script);
+        let b = play(&args, &script);
+        assert_eq!(a, b, "{level}");
+    }
+}

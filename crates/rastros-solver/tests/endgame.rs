@@ -1,0 +1,119 @@
+//! The goal-free endgame (maximum matching) against plain search, and the solver with and
+//! without it.
+
+mod common;
+
+use common::{random_line, reachable, Brute};
+use rastros_core::{Board, Position};
+use rastros_solver::{Mode, Solver, SolverConfig, Value};
+
+fn solver(board: &'static Board, matching: bool) -> Solver {
+    let config = SolverConfig {
+        hash_mb: 16,
+        threads: 1,
+        matching,
+        ..SolverConfig::default()
+    };
+    Solver::new(board, config).unwrap()
+}
+
+#[test]
+fn verdict_matches_brute_force_on_every_goal_free_position_of_small_boards() {
+    let mut checked = 0;
+    for (w, h) in [(3, 3), (4, 3), (4, 4)] {
+        let board = Board::new(w, h).unwrap();
+        let mut brute = Brute::default();
+        for start in (board.cells() - board.goals()).iter() {
+            let start = Position::start(board, board.cell(start)).unwrap();
+            for pos in reachable(&start) {
+                let Some(verdict) = pos.goal_free() else {
+                    continue;
+                };
+                let value = brute.score(&pos).value;
+                assert_eq!(verdict.wins, value == Value::Win, "{pos}");
+                if let Some(m) = verdict.winning_move {
+                    let child = pos.play_index(m).unwrap();
+                    assert_eq!(
+                        brute.score(&child).value,
+                        Value::Loss,
+                        "winning move of {pos}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} goal-free positions");
+}
+
+#[test]
+fn verdict_matches_plain_search_on_random_goal_free_positions() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for (w, h, start, wanted) in [(6, 6, "c3", 1500), (7, 7, "d4", 1500), (8, 8, "d4", 800)] {
+        let board = Board::new(w, h).unwrap();
+        let plain = solver(board, false);
+        let start = Position::start(board, start.parse().unwrap()).unwrap();
+        let (mut found, mut tries) = (0, 0);
+        while found < wanted {
+            tries += 1;
+            assert!(
+                tries < 200 * wanted,
+                "too few goal-free positions on {w}x{h}"
+            );
+            // Play random moves until the snail is cut off from both goals.
+            // (`random_line` never plays a game-ending move, so stop after a few tries.)
+            let mut p = start;
+            for _ in 0..3 * board.size() {
+                if p.is_goal_free() {
+                    break;
+                }
+                p = random_line(&p, 1, &mut seed);
+            }
+            let target = p.is_goal_free().then_some(p);
+            let Some(pos) = target else { continue };
+            // Keep plain search affordable.
+            if board.reachable(pos.free(), pos.snail()).len() > 26 {
+                continue;
+            }
+            let verdict = pos.goal_free().unwrap();
+            let value = plain.value(&pos).unwrap();
+            assert_eq!(verdict.wins, value == Value::Win, "{pos}");
+            if let Some(m) = verdict.winning_move {
+                let child = pos.play_index(m).unwrap();
+                if !child.is_over() {
+                    assert_eq!(
+                        plain.value(&child).unwrap(),
+                        Value::Loss,
+                        "winning move of {pos}"
+                    );
+                }
+            }
+            found += 1;
+        }
+    }
+}
+
+#[test]
+fn solver_results_are_identical_with_and_without_matching() {
+    let mut seed = 0x0123_4567_89ab_cdefu64;
+    for (w, h, start, count) in [(5, 5, "c3", 200), (6, 6, "c3", 150), (7, 7, "d4", 60)] {
+        let board = Board::new(w, h).unwrap();
+        let with = solver(board, true);
+        let without = solver(board, false);
+        let start = Position::start(board, start.parse().unwrap()).unwrap();
+        for i in 0..count {
+            let plies = board.size() as usize / 3 + i % (board.size() as usize / 3);
+            let pos = random_line(&start, plies, &mut seed);
+            if pos.is_over() {
+                continue;
+            }
+            let a = with.analyze(&pos, Mode::Dte).unwrap();
+            let b = without.analyze(&pos, Mode::Dte).unwrap();
+            assert_eq!(
+                (a.value, a.dte, &a.winning_moves, &a.best_moves, &a.pv),
+                (b.value, b.dte, &b.winning_moves, &b.best_moves, &b.pv),
+                "{pos}"
+            );
+        }
+    }
+}
