@@ -1,0 +1,151 @@
+//! The `rastros` binary end to end: perft, solve and analyze output, and clear errors with
+//! exit code 2 for bad input.
+
+use std::process::{Command, Output};
+
+fn rastros(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rastros"))
+        .args(args)
+        .output()
+        .expect("run rastros")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = rastros(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn fails_with(args: &[&str], message: &str) {
+    let out = rastros(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(message), "{args:?}: {stderr}");
+}
+
+#[test]
+fn perft_json_and_divide() {
+    let v = json(&["perft", "--depth", "4", "--json"]);
+    assert_eq!(v["depth"], 4);
+    assert_eq!(v["nodes"], 2012);
+    let v = json(&[
+        "perft", "--depth", "3", "--divide", "--json", "--moves", "c3",
+    ]);
+    assert_eq!(v["nodes"], 242);
+    assert_eq!(v["divide"]["b2"], 28);
+    let v = json(&[
+        "perft", "--board", "5x5", "--start", "b2", "--depth", "2", "--json",
+    ]);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn solve_json_has_every_field() {
+    let v = json(&["solve", "--board", "5x5", "--json", "--hash-mb", "8"]);
+    assert_eq!(v["board"], "5x5");
+    assert_eq!(v["start"], "c3");
+    assert_eq!(v["side_to_move"], 1);
+    assert_eq!(v["value"], "win");
+    let dte = v["dte"].as_u64().unwrap();
+    assert_eq!(v["pv"].as_array().unwrap().len() as u64, dte);
+    for field in ["winning_moves", "best_moves", "moves", "nodes", "seconds"] {
+        assert!(!v[field].is_null(), "{field}");
+    }
+    let v = json(&[
+        "solve",
+        "--board",
+        "5x5",
+        "--mode",
+        "value",
+        "--json",
+        "--hash-mb",
+        "8",
+    ]);
+    assert_eq!(v["value"], "win");
+    assert!(v["dte"].is_null() && v["pv"].is_null() && v["winning_moves"].is_null());
+}
+
+#[test]
+fn solve_agrees_across_threads_and_positions() {
+    let a = json(&[
+        "solve",
+        "--board",
+        "6x6",
+        "--start",
+        "c3",
+        "--moves",
+        "b2 c2 d3 e4",
+        "--json",
+        "--threads",
+        "1",
+        "--hash-mb",
+        "1",
+    ]);
+    let b = json(&[
+        "solve",
+        "--board",
+        "6x6",
+        "--start",
+        "c3",
+        "--moves",
+        "b2 c2 d3 e4",
+        "--json",
+        "--threads",
+        "2",
+        "--hash-mb",
+        "32",
+    ]);
+    for field in ["value", "dte", "winning_moves", "best_moves", "pv"] {
+        assert_eq!(a[field], b[field], "{field}");
+    }
+    let position = a["position"].as_str().unwrap().to_string();
+    let c = json(&["solve", "--position", &position, "--json", "--hash-mb", "8"]);
+    assert_eq!(a["dte"], c["dte"]);
+    assert!(c["start"].is_null());
+}
+
+#[test]
+fn analyze_reports_the_matching_verdict() {
+    let v = json(&[
+        "analyze",
+        "--position",
+        "4x3 ..../xxxx/.xo. 2",
+        "--json",
+        "--hash-mb",
+        "1",
+    ]);
+    assert_eq!(v["goal_free"], true);
+    assert_eq!(v["matching"], 1);
+    assert_eq!(v["matching_without_snail"], 0);
+    assert_eq!(v["value"], "win");
+    assert_eq!(v["winning_move"], "d1");
+    assert_eq!(v["solver_value"], "win");
+    let v = json(&["analyze", "--board", "5x5", "--json", "--hash-mb", "8"]);
+    assert_eq!(v["goal_free"], false);
+    assert!(v["matching"].is_null() && v["value"].is_null());
+}
+
+#[test]
+fn bad_input_gets_a_clear_error() {
+    fails_with(
+        &["solve", "--moves", "c3 b2 a1"],
+        "the game is already over",
+    );
+    fails_with(&["solve", "--moves", "c3 c3"], "move 2 'c3'");
+    fails_with(&["solve", "--moves", "c3 zz"], "move 2 'zz'");
+    fails_with(&["solve", "--moves", "h9"], "h9 is not on the board");
+    fails_with(&["solve", "--board", "8x8"], "no centre cell");
+    fails_with(&["solve", "--board", "9x9"], "unsupported board");
+    fails_with(&["solve", "--board", "7by7"], "not a board size");
+    fails_with(&["solve", "--start", "a1"], "goal corner");
+    fails_with(
+        &["solve", "--position", "3x3 .../.o./... 2"],
+        "cannot be to move",
+    );
+    fails_with(&["perft", "--depth", "x"], "invalid value");
+    fails_with(&["solve", "--hash-mb", "0"], "hash-mb");
+}

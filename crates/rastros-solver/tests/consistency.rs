@@ -1,0 +1,65 @@
+//! Facts every exact answer must satisfy on 7x7, where brute force is out of reach: the
+//! value and DTE of a position follow from its children's by the negamax rule, and the
+//! answers do not depend on the thread count or the table size.
+
+mod common;
+
+use common::random_line;
+use rastros_core::{Board, Position};
+use rastros_solver::{terminal_score, Mode, Score, Solver, SolverConfig};
+
+fn solver(threads: usize, hash_mb: usize) -> Solver {
+    let config = SolverConfig {
+        hash_mb,
+        threads,
+        ..SolverConfig::default()
+    };
+    Solver::new(Board::standard(), config).unwrap()
+}
+
+fn exact(solver: &Solver, pos: &Position) -> Score {
+    terminal_score(pos).unwrap_or_else(|| solver.score(pos).unwrap())
+}
+
+#[test]
+fn scores_follow_the_negamax_rule_on_random_7x7_positions() {
+    let solver = solver(1, 64);
+    let mut seed = 0xdead_beef_cafe_f00du64;
+    let mut checked = 0;
+    for i in 0..120 {
+        let pos = random_line(&Position::standard(), 8 + i % 24, &mut seed);
+        if pos.is_over() {
+            continue;
+        }
+        let score = exact(&solver, &pos);
+        let best = pos
+            .legal_moves()
+            .iter()
+            .map(|to| exact(&solver, &pos.play_index(to).unwrap()).parent())
+            .max_by_key(|s| s.to_int())
+            .unwrap();
+        assert_eq!(score, best, "{pos}");
+        checked += 1;
+    }
+    assert!(checked >= 100);
+}
+
+#[test]
+fn answers_do_not_depend_on_threads_or_table_size() {
+    let one = solver(1, 64);
+    let two_tiny = solver(2, 1);
+    let mut seed = 0x0bad_c0de_1234_5678u64;
+    for i in 0..40 {
+        let pos = random_line(&Position::standard(), 10 + i % 16, &mut seed);
+        if pos.is_over() {
+            continue;
+        }
+        let a = one.analyze(&pos, Mode::Dte).unwrap();
+        let b = two_tiny.analyze(&pos, Mode::Dte).unwrap();
+        assert_eq!(
+            (a.value, a.dte, &a.winning_moves, &a.best_moves, &a.pv),
+            (b.value, b.dte, &b.winning_moves, &b.best_moves, &b.pv),
+            "{pos}"
+        );
+    }
+}
