@@ -328,25 +328,25 @@ impl<'a> Searcher<'a> {
 
         let region = g.reachable(n.free, n.snail);
         let mut best_move = None;
-        if self.shared.matching && region & (own | opp) == 0 {
-            // Goal-free: undirected vertex geography, decided exactly by maximum matching.
-            // The value is known; the distance is somewhere in the region's size.
-            self.stats.matchings += 1;
-            let cells = region.count_ones() as i32;
-            let verdict = geography_winning_move(region, n.snail, &g.nb);
-            let (lower, upper) = match verdict {
-                Some(_) => (MATE - ply - cells, MATE - ply - 1),
-                None => (-(MATE - ply), -(MATE - ply - cells)),
-            };
-            if lower >= beta {
-                return Prelude::Done(lower);
+        if self.shared.matching {
+            if let Some((wins, verdict)) = self.geography(region, n.snail, own, opp) {
+                // The value is known; the distance is somewhere within the region's size.
+                let cells = region.count_ones() as i32;
+                let (lower, upper) = if wins {
+                    (MATE - ply - cells, MATE - ply - 1)
+                } else {
+                    (-(MATE - ply), -(MATE - ply - cells))
+                };
+                if lower >= beta {
+                    return Prelude::Done(lower);
+                }
+                if upper <= alpha {
+                    return Prelude::Done(upper);
+                }
+                alpha = alpha.max(lower - 1);
+                beta = beta.min(upper + 1);
+                best_move = verdict;
             }
-            if upper <= alpha {
-                return Prelude::Done(upper);
-            }
-            alpha = alpha.max(lower - 1);
-            beta = beta.min(upper + 1);
-            best_move = verdict;
         }
         let mut key = None;
         if region.count_ones() >= TABLE_MIN_REGION {
@@ -430,6 +430,40 @@ impl<'a> Searcher<'a> {
             beta,
             key,
         })
+    }
+
+    /// The value of a position decided by maximum matching, with a winning move when it is
+    /// a win, or `None` when matching cannot decide it.
+    ///
+    /// - Neither goal reachable: the game is undirected vertex geography on the region,
+    ///   and the matching verdict is exact.
+    /// - Only the mover's goal reachable: if the mover wins geography on the region
+    ///   without that goal, the mover wins Rastros: playing the geography strategy, every
+    ///   reply is a geography move (and the opponent gets stuck) or a move into the
+    ///   mover's goal.
+    /// - Only the opponent's goal reachable: symmetrically, if the mover loses geography on
+    ///   the region without that goal, the mover loses Rastros.
+    #[inline]
+    fn geography(
+        &mut self,
+        region: u64,
+        snail: u8,
+        own: u64,
+        opp: u64,
+    ) -> Option<(bool, Option<u8>)> {
+        let nb = &self.shared.geo.nb;
+        let goals = region & (own | opp);
+        if goals == own | opp {
+            return None;
+        }
+        self.stats.matchings += 1;
+        let verdict = geography_winning_move(region & !goals, snail, nb);
+        match (goals, verdict) {
+            (0, v) => Some((v.is_some(), v)),
+            (g, Some(m)) if g == own => Some((true, Some(m))),
+            (g, None) if g == opp => Some((false, None)),
+            _ => None,
+        }
     }
 
     /// Stores what a finished node learnt: `best` searched in the window `alpha..beta`.

@@ -11,6 +11,10 @@ use crate::score::{Score, Value, MATE};
 use crate::search::{Geometry, Node, Searcher, Shared, Stats, Stop, ABORTED};
 use crate::table::{Table, TableError};
 
+/// Positions with fewer free cells are searched on the calling thread: handing them to
+/// the pool costs more than it saves.
+const PARALLEL_MIN_FREE: u32 = 20;
+
 /// How a [`Solver`] is set up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolverConfig {
@@ -223,12 +227,23 @@ impl Solver {
     /// A null-window search of `node` at `beta`: a score bound that is `>= beta` when the
     /// true score is, and `< beta` when it is not.
     fn probe(&self, node: Node, beta: i32, stats: &mut Stats) -> Result<i32, SolveError> {
+        self.probe_with(node, beta, stats, self.threads() > 1)
+    }
+
+    /// [`probe`](Solver::probe), splitting the search between threads or not.
+    fn probe_with(
+        &self,
+        node: Node,
+        beta: i32,
+        stats: &mut Stats,
+        split: bool,
+    ) -> Result<i32, SolveError> {
         let shared = Shared {
             geo: &self.geo,
             table: &self.table,
             progress: &self.progress,
             interrupt: &self.interrupt,
-            split_plies: if self.threads() > 1 {
+            split_plies: if split {
                 self.config.split_plies as i32
             } else {
                 0
@@ -243,7 +258,7 @@ impl Solver {
             (if searcher.aborted() { ABORTED } else { v }, searcher.stats)
         };
         // Small or single-threaded searches stay on the calling thread.
-        let (v, s) = if shared.split_plies == 0 || node.free.count_ones() < 20 {
+        let (v, s) = if shared.split_plies == 0 || node.free.count_ones() < PARALLEL_MIN_FREE {
             run()
         } else {
             self.pool.install(run)
@@ -302,10 +317,66 @@ impl Solver {
 
     /// Whether the side to move in `pos` (finished or not) has a score of at most `target`.
     fn at_most(&self, pos: &Position, target: i32, stats: &mut Stats) -> Result<bool, SolveError> {
+        self.at_most_with(pos, target, stats, self.threads() > 1)
+    }
+
+    fn at_most_with(
+        &self,
+        pos: &Position,
+        target: i32,
+        stats: &mut Stats,
+        split: bool,
+    ) -> Result<bool, SolveError> {
         match terminal_score(pos) {
             Some(s) => Ok(s.to_int() <= target),
-            None => Ok(self.probe(self.node(pos)?, target + 1, stats)? <= target),
+            None => Ok(self.probe_with(self.node(pos)?, target + 1, stats, split)? <= target),
         }
+    }
+
+    /// The moves whose child has a score of at most `target` (for the child's mover).
+    ///
+    /// With more than one thread the children are searched side by side, one thread each,
+    /// sharing the table: independent proofs parallelise better than splitting one tree.
+    fn moves_with_child_at_most(
+        &self,
+        children: &[(u8, Position)],
+        target: i32,
+        stats: &mut Stats,
+    ) -> Result<Vec<u8>, SolveError> {
+        let large = children
+            .iter()
+            .any(|(_, c)| c.free().len() >= PARALLEL_MIN_FREE);
+        let results: Vec<Result<(bool, Stats), SolveError>> = if self.threads() > 1 && large {
+            self.pool.install(|| {
+                use rayon::prelude::*;
+                children
+                    .par_iter()
+                    .map(|(_, child)| {
+                        let mut s = Stats::default();
+                        self.at_most_with(child, target, &mut s, false)
+                            .map(|b| (b, s))
+                    })
+                    .collect()
+            })
+        } else {
+            children
+                .iter()
+                .map(|(_, child)| {
+                    let mut s = Stats::default();
+                    self.at_most_with(child, target, &mut s, false)
+                        .map(|b| (b, s))
+                })
+                .collect()
+        };
+        let mut moves = Vec::new();
+        for ((to, _), result) in children.iter().zip(results) {
+            let (yes, s) = result?;
+            *stats += s;
+            if yes {
+                moves.push(*to);
+            }
+        }
+        Ok(moves)
     }
 
     /// Solves `pos` in `mode`.
@@ -335,12 +406,7 @@ impl Solver {
             analysis.value = self.value_of(node, &mut stats)?;
         } else {
             // A child lost for its mover is a winning move.
-            let mut winning = Vec::new();
-            for (to, child) in &children {
-                if self.at_most(child, -1, &mut stats)? {
-                    winning.push(*to);
-                }
-            }
+            let winning = self.moves_with_child_at_most(&children, -1, &mut stats)?;
             analysis.value = if winning.is_empty() {
                 Value::Loss
             } else {
@@ -374,13 +440,7 @@ impl Solver {
             dte: score.dte - 1,
         }
         .to_int();
-        let mut best = Vec::new();
-        for (to, child) in children {
-            if self.at_most(child, target, stats)? {
-                best.push(*to);
-            }
-        }
-        Ok(best)
+        self.moves_with_child_at_most(children, target, stats)
     }
 
     /// Follows the lowest-indexed optimal move from `pos` to the end of the game.
