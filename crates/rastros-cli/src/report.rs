@@ -7,8 +7,9 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use rastros_core::Board;
-use rastros_solver::Solver;
+use rastros_core::{Board, Position};
+use rastros_solver::{Analysis, Solver};
+use serde_json::json;
 
 /// Cell names separated by spaces.
 pub fn names(board: &Board, cells: &[u8]) -> String {
@@ -79,5 +80,124 @@ impl Progress {
         if let Some(h) = self.handle.take() {
             let _ = h.join();
         }
+    }
+}
+
+/// The JSON object `solve --json` prints for the answer `a` about `pos` (also printed by
+/// `merge --json`): `start` is the snail's start cell when the position was given by a start
+/// and moves, `moves` the moves played from there.
+pub fn analysis_json(
+    pos: &Position,
+    start: Option<String>,
+    moves: Vec<String>,
+    a: &Analysis,
+) -> serde_json::Value {
+    let board = pos.board();
+    let list = |m: &Option<Vec<u8>>| {
+        m.as_ref().map(|v| {
+            v.iter()
+                .map(|&c| board.cell(c).to_string())
+                .collect::<Vec<_>>()
+        })
+    };
+    json!({
+        "board": board.to_string(),
+        "start": start,
+        "position": pos.to_string(),
+        "moves": moves,
+        "side_to_move": pos.side_to_move().number(),
+        "value": a.value.as_str(),
+        "dte": a.dte,
+        "winning_moves": list(&a.winning_moves),
+        "best_moves": list(&a.best_moves),
+        "pv": list(&a.pv),
+        "nodes": a.stats.nodes,
+        "seconds": a.seconds,
+    })
+}
+
+/// Prints the answer `a` about `pos` as text: diagram, value, moves, PV, nodes, time.
+pub fn print_analysis(pos: &Position, a: &Analysis) {
+    let board = pos.board();
+    print!("{}", pos.diagram());
+    println!("position      {pos}");
+    println!("to move       player {}", pos.side_to_move());
+    match a.dte {
+        Some(dte) => println!("value         {} in {dte} plies", a.value),
+        None => println!("value         {}", a.value),
+    }
+    if let Some(w) = &a.winning_moves {
+        println!("winning moves {}", names(board, w));
+    }
+    if let Some(b) = &a.best_moves {
+        println!("optimal moves {}", names(board, b));
+    }
+    if let Some(pv) = &a.pv {
+        println!("pv            {}", names(board, pv));
+    }
+    println!("nodes         {}", a.stats.nodes);
+    println!("time          {:.3} s", a.seconds);
+}
+
+/// A progress bar on stderr over the root moves of a root-by-root solve: moves done and
+/// left, elapsed time, and the solver's node count and rate. Drawn only when stderr is a
+/// terminal.
+pub struct RootProgress {
+    bar: ProgressBar,
+    done: Arc<AtomicBool>,
+    wake: mpsc::Sender<()>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl RootProgress {
+    /// Starts a bar of `total` root moves, `done` of them finished already.
+    pub fn start(solver: &Solver, total: usize, done: usize) -> RootProgress {
+        let bar = ProgressBar::new(total as u64);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} root moves, {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_position(done as u64);
+        bar.set_message("0 nodes");
+        let finished = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&finished);
+        let counter = solver.progress_handle();
+        let (wake, sleep) = mpsc::channel::<()>();
+        let ticker = bar.clone();
+        let handle = std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            let base = counter.load(Relaxed);
+            while !flag.load(Relaxed) {
+                let nodes = counter.load(Relaxed) - base;
+                let rate = nodes as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                ticker.set_message(format!("{nodes} nodes, {:.1} M nodes/s", rate / 1e6));
+                ticker.tick();
+                let _ = sleep.recv_timeout(Duration::from_millis(200));
+            }
+        });
+        RootProgress {
+            bar,
+            done: finished,
+            wake,
+            handle: Some(handle),
+        }
+    }
+
+    /// Sets the number of finished root moves.
+    pub fn set_done(&self, done: usize) {
+        self.bar.set_position(done as u64);
+    }
+
+    /// Stops and clears the bar.
+    pub fn finish(mut self) {
+        self.done.store(true, Relaxed);
+        let _ = self.wake.send(());
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+        self.bar.finish_and_clear();
     }
 }

@@ -4,15 +4,21 @@
 //! - [`table`]: the fixed-size lock-free transposition table;
 //! - `search`: negamax with alpha-beta, the sound pruning rules, and parallel splitting;
 //! - [`solver`]: the [`Solver`] API (value, winning moves, DTE, optimal moves, PV);
-//! - [`parallel`]: parallel perft.
+//! - [`parallel`]: parallel perft;
+//! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
+//! - [`units`]: splitting a solve into work units for many machines, and merging.
 #![deny(missing_docs)]
 
 pub mod parallel;
+pub mod roots;
 pub mod score;
 mod search;
 pub mod solver;
 pub mod table;
+pub mod units;
 
+pub use roots::{Checkpoint, CheckpointError, RootMove, RootSolver, RootsError};
 pub use score::{Score, Value, MATE};
 pub use search::{canonical, Orientation, Stats};
 pub use solver::{terminal_score, Analysis, Mode, SolveError, Solver, SolverConfig, SolverError};
+pub use units::{Manifest, Merged, Split, Unit, UnitError, UnitResult};

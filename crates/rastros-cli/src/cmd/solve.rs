@@ -1,12 +1,14 @@
 //! `rastros solve`.
 
+use std::path::{Path, PathBuf};
+
 use clap::{Args, ValueEnum};
 use rastros_core::Position;
-use rastros_solver::{Analysis, Mode, Solver};
+use rastros_solver::{Analysis, Mode, RootSolver, RootsError, SolveError, Solver};
 use serde_json::json;
 
 use crate::args::{CliError, PositionArgs, SearchArgs};
-use crate::report::{names, peak_memory_mb, Progress};
+use crate::report::{analysis_json, peak_memory_mb, print_analysis, Progress, RootProgress};
 
 /// What `rastros solve` computes.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -45,16 +47,30 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Solve root move by root move, saving every finished one to FILE (a new file), so
+    /// that an interrupted solve (Ctrl-C) can continue with --resume FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    checkpoint: Option<PathBuf>,
+    /// Continue the root-by-root solve saved in FILE (same position and mode), skipping
+    /// the finished root moves and saving progress to FILE again.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
 }
 
 /// Runs `rastros solve`.
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
     let pos = args.pos.resolve()?;
     let solver = args.search.solver(pos.board())?;
-    let progress = Progress::start(&solver, "solving");
-    let result = solver.analyze(&pos, args.mode.into());
-    progress.finish();
-    let a = result?;
+    let a = if let Some(file) = &args.resume {
+        solve_by_roots(&args, &pos, &solver, file, true)?
+    } else if let Some(file) = &args.checkpoint {
+        solve_by_roots(&args, &pos, &solver, file, false)?
+    } else {
+        let progress = Progress::start(&solver, "solving");
+        let result = solver.analyze(&pos, args.mode.into());
+        progress.finish();
+        result?
+    };
     if args.json {
         println!("{}", to_json(&args, &pos, &solver, &a));
     } else {
@@ -63,30 +79,55 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Solves `pos` root move by root move, saving to the checkpoint `file` (a new one, or
+/// the one to `resume`), showing the root moves done and left.
+fn solve_by_roots(
+    args: &SolveArgs,
+    pos: &Position,
+    solver: &Solver,
+    file: &Path,
+    resume: bool,
+) -> Result<Analysis, CliError> {
+    let mode = args.mode.into();
+    let mut roots = if resume {
+        RootSolver::resume(solver, pos, mode, file)?
+    } else {
+        RootSolver::create(solver, pos, mode, file)?
+    };
+    let progress = RootProgress::start(solver, roots.total(), roots.done());
+    let mut result = Ok(());
+    while !roots.is_complete() {
+        match roots.step() {
+            Ok(_) => progress.set_done(roots.done()),
+            Err(e) => {
+                result = Err(e);
+                break;
+            }
+        }
+    }
+    let result = result.and_then(|()| roots.finish());
+    progress.finish();
+    match result {
+        Ok(a) => Ok(a),
+        Err(RootsError::Solve(SolveError::Interrupted)) => Err(CliError(format!(
+            "interrupted: {} of {} root moves saved in {f}; continue with --resume {f}",
+            roots.done(),
+            roots.total(),
+            f = file.display()
+        ))),
+        Err(e) => Err(e.into()),
+    }
+}
+
 fn to_json(args: &SolveArgs, pos: &Position, solver: &Solver, a: &Analysis) -> serde_json::Value {
     let board = pos.board();
-    let list = |m: &Option<Vec<u8>>| {
-        m.as_ref().map(|v| {
-            v.iter()
-                .map(|&c| board.cell(c).to_string())
-                .collect::<Vec<_>>()
-        })
-    };
     let start = args.pos.start_position().ok();
-    let mut out = json!({
-        "board": board.to_string(),
-        "start": if args.pos.position.is_some() { None } else { start.map(|s| board.cell(s.snail()).to_string()) },
-        "position": pos.to_string(),
-        "moves": args.pos.move_list(),
-        "side_to_move": pos.side_to_move().number(),
-        "value": a.value.as_str(),
-        "dte": a.dte,
-        "winning_moves": list(&a.winning_moves),
-        "best_moves": list(&a.best_moves),
-        "pv": list(&a.pv),
-        "nodes": a.stats.nodes,
-        "seconds": a.seconds,
-    });
+    let start = if args.pos.position.is_some() {
+        None
+    } else {
+        start.map(|s| board.cell(s.snail()).to_string())
+    };
+    let mut out = analysis_json(pos, start, args.pos.move_list(), a);
     if args.stats {
         out["stats"] = json!({
             "threads": solver.threads(),
@@ -103,25 +144,7 @@ fn to_json(args: &SolveArgs, pos: &Position, solver: &Solver, a: &Analysis) -> s
 }
 
 fn print_text(args: &SolveArgs, pos: &Position, solver: &Solver, a: &Analysis) {
-    let board = pos.board();
-    print!("{}", pos.diagram());
-    println!("position      {pos}");
-    println!("to move       player {}", pos.side_to_move());
-    match a.dte {
-        Some(dte) => println!("value         {} in {dte} plies", a.value),
-        None => println!("value         {}", a.value),
-    }
-    if let Some(w) = &a.winning_moves {
-        println!("winning moves {}", names(board, w));
-    }
-    if let Some(b) = &a.best_moves {
-        println!("optimal moves {}", names(board, b));
-    }
-    if let Some(pv) = &a.pv {
-        println!("pv            {}", names(board, pv));
-    }
-    println!("nodes         {}", a.stats.nodes);
-    println!("time          {:.3} s", a.seconds);
+    print_analysis(pos, a);
     if args.stats {
         let rate = a.stats.nodes as f64 / a.seconds.max(1e-9);
         let hit = a.stats.hits as f64 / (a.stats.probes.max(1)) as f64;

@@ -1,32 +1,143 @@
-//! `rastros split` (being written).
+//! `rastros split`, `rastros solve-unit` and `rastros merge`: one solve cut into independent
+//! work units for many machines, and the results combined back. The file formats are
+//! described in `rastros_solver::units`.
+
+use std::path::PathBuf;
 
 use clap::Args;
+use rastros_solver::units::{self, merge_dir, result_path, write_split};
+use rastros_solver::{Mode, Unit, UnitResult};
 
-use crate::args::CliError;
+use crate::args::{CliError, PositionArgs, SearchArgs};
+use crate::cmd::solve::ModeArg;
+use crate::report::{analysis_json, print_analysis};
 
 /// Arguments of `rastros split`.
 #[derive(Debug, Args)]
-pub struct SplitArgs {}
+pub struct SplitArgs {
+    #[command(flatten)]
+    pos: PositionArgs,
+    /// Plies below the position where the units are cut (at least 1).
+    #[arg(long)]
+    depth: u32,
+    /// Directory for the units, DIR/unit-NNNNNN.pos, and the manifest DIR/split.txt
+    /// (created if needed; it must not hold a split already).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
 
 /// Runs `rastros split`.
-pub fn split(_args: SplitArgs) -> Result<(), CliError> {
-    Err(CliError("`rastros split` is not available yet".into()))
+pub fn split(args: SplitArgs) -> Result<(), CliError> {
+    let pos = args.pos.resolve()?;
+    let split = units::split(&pos, args.depth)?;
+    let start = match args.pos.position {
+        Some(_) => None,
+        None => {
+            let start = args.pos.start_position()?;
+            Some(pos.board().cell(start.snail()).to_string())
+        }
+    };
+    let files = write_split(&args.out, &split, start, args.pos.move_list())?;
+    let dir = args.out.display();
+    match (files.first(), files.last()) {
+        (Some(first), Some(last)) => println!(
+            "{} units {} plies below '{pos}': {} .. {}",
+            files.len(),
+            args.depth,
+            first.display(),
+            last.display()
+        ),
+        _ => println!(
+            "no units: every line from '{pos}' ends within {} plies",
+            args.depth
+        ),
+    }
+    println!(
+        "{} finished positions within {} plies are scored at the merge",
+        split.finished, args.depth
+    );
+    println!("next: rastros solve-unit FILE for every {dir}/unit-*.pos, then rastros merge {dir}");
+    Ok(())
 }
 
 /// Arguments of `rastros solve-unit`.
 #[derive(Debug, Args)]
-pub struct SolveUnitArgs {}
+pub struct SolveUnitArgs {
+    /// The unit file written by `rastros split`; the result is written to FILE.result.
+    file: PathBuf,
+    /// What to compute (every unit of a split must be solved in the same mode).
+    #[arg(long, value_enum, default_value = "dte")]
+    mode: ModeArg,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Do nothing when FILE.result already holds a valid result for this unit and mode
+    /// (to rerun a batch after some jobs failed).
+    #[arg(long)]
+    skip_done: bool,
+}
 
 /// Runs `rastros solve-unit`.
-pub fn solve_unit(_args: SolveUnitArgs) -> Result<(), CliError> {
-    Err(CliError("`rastros solve-unit` is not available yet".into()))
+pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
+    let unit = Unit::load(&args.file)?;
+    let mode: Mode = args.mode.into();
+    let out = result_path(&args.file);
+    if args.skip_done {
+        if let Ok(r) = UnitResult::load(&out) {
+            if r.position == unit.position && r.mode == mode {
+                println!(
+                    "{}: already solved in {}",
+                    args.file.display(),
+                    out.display()
+                );
+                return Ok(());
+            }
+        }
+    }
+    let solver = args.search.solver(unit.position.board())?;
+    let result = units::solve_unit(&solver, &unit, mode)?;
+    result.save(&out)?;
+    let value = match result.dte {
+        Some(d) => format!("{} in {d} plies", result.value),
+        None => result.value.to_string(),
+    };
+    println!(
+        "{}: {value}, {} nodes, {:.3} s -> {}",
+        args.file.display(),
+        result.nodes,
+        result.seconds,
+        out.display()
+    );
+    Ok(())
 }
 
 /// Arguments of `rastros merge`.
 #[derive(Debug, Args)]
-pub struct MergeArgs {}
+pub struct MergeArgs {
+    /// The directory written by `rastros split`, with every unit solved.
+    dir: PathBuf,
+    /// Print one JSON object (the fields of `rastros solve --json`) instead of text.
+    #[arg(long)]
+    json: bool,
+}
 
 /// Runs `rastros merge`.
-pub fn merge(_args: MergeArgs) -> Result<(), CliError> {
-    Err(CliError("`rastros merge` is not available yet".into()))
+pub fn merge(args: MergeArgs) -> Result<(), CliError> {
+    let merged = merge_dir(&args.dir)?;
+    let m = &merged.manifest;
+    let a = &merged.analysis;
+    if args.json {
+        println!(
+            "{}",
+            analysis_json(&m.root, m.start.clone(), m.moves.clone(), a)
+        );
+    } else {
+        print_analysis(&m.root, a);
+        println!(
+            "split         {} units {} plies deep, solved in mode {}",
+            m.units,
+            m.depth,
+            rastros_solver::roots::mode_name(merged.mode)
+        );
+    }
+    Ok(())
 }

@@ -1,0 +1,762 @@
+//! Solving a position root move by root move, with a checkpoint file so that a long solve
+//! can be interrupted and resumed without losing anything finished.
+//!
+//! A [`RootSolver`] takes the legal moves of the root in increasing cell index order and,
+//! for each, solves the child exactly (a finished child is scored by [`terminal_score`]):
+//!
+//! - [`Mode::Dte`]: the child's exact [`Score`] with [`Solver::score`]; whenever a move is
+//!   strictly better than every move before it, its principal variation is computed at once
+//!   (the table is warm then) and stored with it;
+//! - [`Mode::Winning`]: the child's value with [`Solver::value`];
+//! - [`Mode::Value`]: the child's value, stopping at the first winning move.
+//!
+//! The root's result is then assembled from the table of root moves: the value and DTE are
+//! the best parent-side score ([`Score::parent`], compared by [`Score::to_int`]), the
+//! winning moves are those whose parent-side value is a win, the optimal moves those whose
+//! parent-side score equals the best, and the principal variation is the lowest-indexed
+//! optimal move followed by its child's principal variation. This is exactly what
+//! [`Solver::analyze`] answers for the same position and mode.
+//!
+//! # Checkpoint files
+//!
+//! After every finished root move the [`Checkpoint`] is written atomically (to `FILE.tmp`,
+//! synced, then renamed over `FILE`), so an interruption at any moment leaves either the
+//! previous or the new checkpoint, never a partial one. It is a JSON object:
+//!
+//! ```text
+//! {"format":"rastros-checkpoint 1","position":"5x5 ...../...../..o../...../..... 1",
+//!  "mode":"dte","root_moves":8,"done":[
+//!   {"move":"b2","value":"loss","dte":18,"pv":["b2","c1",...,"e2"],"nodes":2726,"seconds":0.012},
+//!   {"move":"c2","value":"win","dte":19,"pv":["c2","d1",...,"a1"],"nodes":993,"seconds":0.011},
+//!   {"move":"d2","value":"loss","dte":18,"pv":null,"nodes":1463,"seconds":0.0002}]}
+//! ```
+//!
+//! (one line in the file; shortened here). `value` and `dte` are for the root's side to
+//! move when playing `move` (the child's score seen from the parent); `dte` is `null`
+//! outside DTE mode; `pv` (DTE mode, moves that were best so far) is a principal variation
+//! from the root starting with `move`; `nodes` and
+//! `seconds` are the work spent on that move.
+//!
+//! ```
+//! use rastros_core::{Board, Position};
+//! use rastros_solver::{Mode, RootSolver, Solver, SolverConfig};
+//!
+//! let board = Board::new(5, 5).unwrap();
+//! let solver = Solver::new(board, SolverConfig { hash_mb: 8, ..SolverConfig::default() }).unwrap();
+//! let pos = Position::centre(board).unwrap();
+//! let mut roots = RootSolver::new(&solver, &pos, Mode::Dte).unwrap();
+//! while roots.step().unwrap().is_some() {}
+//! let a = roots.finish().unwrap();
+//! let direct = solver.analyze(&pos, Mode::Dte).unwrap();
+//! assert_eq!((a.value, a.dte, a.best_moves), (direct.value, direct.dte, direct.best_moves));
+//! ```
+
+use std::fmt;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rastros_core::{Board, Outcome, Position};
+use serde::{Deserialize, Serialize};
+
+use crate::score::{Score, Value};
+use crate::search::Stats;
+use crate::solver::{terminal_score, Analysis, Mode, SolveError, Solver};
+
+/// The first field of every checkpoint file.
+pub const CHECKPOINT_FORMAT: &str = "rastros-checkpoint 1";
+
+/// The name of a mode in files: `value`, `winning` or `dte`.
+pub fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Value => "value",
+        Mode::Winning => "winning",
+        Mode::Dte => "dte",
+    }
+}
+
+/// The mode named `value`, `winning` or `dte`.
+pub fn parse_mode(name: &str) -> Option<Mode> {
+    match name {
+        "value" => Some(Mode::Value),
+        "winning" => Some(Mode::Winning),
+        "dte" => Some(Mode::Dte),
+        _ => None,
+    }
+}
+
+/// `"win"` or `"loss"` read back.
+pub(crate) fn parse_value(name: &str) -> Option<Value> {
+    match name {
+        "win" => Some(Value::Win),
+        "loss" => Some(Value::Loss),
+        _ => None,
+    }
+}
+
+/// A cell name on `board` read back as an index.
+pub(crate) fn parse_cell(board: &Board, name: &str) -> Result<u8, String> {
+    board.parse_cell(name).map_err(|e| e.to_string())
+}
+
+/// Cell names of `cells` on `board`.
+pub(crate) fn cell_names(board: &Board, cells: &[u8]) -> Vec<String> {
+    cells.iter().map(|&c| board.cell(c).to_string()).collect()
+}
+
+/// Checks that `line` is a legal sequence of moves from `pos`.
+pub(crate) fn check_line(pos: &Position, line: &[u8]) -> Result<(), String> {
+    let mut p = *pos;
+    for &to in line {
+        p = p
+            .play_index(to)
+            .map_err(|e| format!("principal variation: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically: to `path.tmp` first, then renamed over `path`, so
+/// a reader sees the old file or the new one, never a part. With `sync`, the data and the
+/// rename are also flushed to disk before returning.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8], sync: bool) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    {
+        let mut file = fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        if sync {
+            file.sync_all()?;
+        }
+    }
+    fs::rename(&tmp, path)?;
+    if sync {
+        // Make the rename itself durable where the platform allows syncing a directory.
+        if let Some(dir) = path.parent() {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            if let Ok(d) = fs::File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One finished root move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootMove {
+    /// The move: the destination cell index.
+    pub to: u8,
+    /// The root's value when playing this move, for the root's side to move.
+    pub value: Value,
+    /// The root's DTE when playing this move (the child's DTE plus one), in DTE mode.
+    pub dte: Option<u32>,
+    /// A principal variation from the root starting with this move (DTE mode; stored for
+    /// moves that were strictly better than every move before them).
+    pub pv: Option<Vec<u8>>,
+    /// Nodes searched for this move.
+    pub nodes: u64,
+    /// Seconds spent on this move.
+    pub seconds: f64,
+}
+
+impl RootMove {
+    /// The parent-side score of this move (in value-only modes the DTE reads 0).
+    pub fn score(&self) -> Score {
+        Score {
+            value: self.value,
+            dte: self.dte.unwrap_or(0),
+        }
+    }
+}
+
+/// Why a checkpoint could not be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckpointError {
+    /// Reading or writing the file failed.
+    Io {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The file is not a valid checkpoint.
+    Malformed {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The checkpoint is for another position.
+    PositionMismatch {
+        /// The file.
+        path: String,
+        /// The checkpoint's position.
+        checkpoint: String,
+        /// The position asked for.
+        requested: String,
+    },
+    /// The checkpoint is for another mode.
+    ModeMismatch {
+        /// The file.
+        path: String,
+        /// The checkpoint's mode.
+        checkpoint: Mode,
+        /// The mode asked for.
+        requested: Mode,
+    },
+    /// A new checkpoint would overwrite an existing file.
+    Exists(String),
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckpointError::Io { path, message } => write!(f, "{path}: {message}"),
+            CheckpointError::Malformed { path, reason } => {
+                write!(f, "{path} is not a valid checkpoint: {reason}")
+            }
+            CheckpointError::PositionMismatch {
+                path,
+                checkpoint,
+                requested,
+            } => write!(
+                f,
+                "{path} is a checkpoint for the position '{checkpoint}', not '{requested}'"
+            ),
+            CheckpointError::ModeMismatch {
+                path,
+                checkpoint,
+                requested,
+            } => write!(
+                f,
+                "{path} is a checkpoint for mode {}, not {}",
+                mode_name(*checkpoint),
+                mode_name(*requested)
+            ),
+            CheckpointError::Exists(path) => write!(
+                f,
+                "{path} already exists: continue it with --resume {path}, or remove it"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+/// Why a root-by-root solve failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RootsError {
+    /// The solver refused or was interrupted.
+    Solve(SolveError),
+    /// The checkpoint could not be read, written or used.
+    Checkpoint(CheckpointError),
+    /// [`RootSolver::finish`] was called before every needed root move was solved.
+    Incomplete {
+        /// Root moves finished.
+        done: usize,
+        /// Root moves in all.
+        total: usize,
+    },
+}
+
+impl fmt::Display for RootsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RootsError::Solve(e) => e.fmt(f),
+            RootsError::Checkpoint(e) => e.fmt(f),
+            RootsError::Incomplete { done, total } => {
+                write!(f, "only {done} of {total} root moves are solved")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RootsError {}
+
+impl From<SolveError> for RootsError {
+    fn from(e: SolveError) -> Self {
+        RootsError::Solve(e)
+    }
+}
+
+impl From<CheckpointError> for RootsError {
+    fn from(e: CheckpointError) -> Self {
+        RootsError::Checkpoint(e)
+    }
+}
+
+/// The state of a root-by-root solve: the position, the mode and the finished root moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// The root position.
+    pub position: Position,
+    /// What is computed.
+    pub mode: Mode,
+    /// The finished root moves, in the order they were solved.
+    pub done: Vec<RootMove>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct CheckpointFile {
+    format: String,
+    position: String,
+    mode: String,
+    root_moves: usize,
+    done: Vec<MoveFile>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct MoveFile {
+    #[serde(rename = "move")]
+    to: String,
+    value: String,
+    dte: Option<u32>,
+    pv: Option<Vec<String>>,
+    nodes: u64,
+    seconds: f64,
+}
+
+impl Checkpoint {
+    /// An empty checkpoint for `position` in `mode`.
+    pub fn new(position: Position, mode: Mode) -> Checkpoint {
+        Checkpoint {
+            position,
+            mode,
+            done: Vec::new(),
+        }
+    }
+
+    /// Every legal root move, in increasing cell index order.
+    pub fn root_moves(&self) -> Vec<u8> {
+        self.position.legal_moves().iter().collect()
+    }
+
+    /// The finished entry for move `to`, if any.
+    pub fn get(&self, to: u8) -> Option<&RootMove> {
+        self.done.iter().find(|m| m.to == to)
+    }
+
+    /// The root moves not yet solved, in increasing cell index order.
+    pub fn pending(&self) -> Vec<u8> {
+        self.root_moves()
+            .into_iter()
+            .filter(|&to| self.get(to).is_none())
+            .collect()
+    }
+
+    /// Whether everything needed for the root's answer is solved: every root move, or in
+    /// value mode a winning one.
+    pub fn is_complete(&self) -> bool {
+        self.pending().is_empty()
+            || (self.mode == Mode::Value && self.done.iter().any(|m| m.value == Value::Win))
+    }
+
+    /// The checkpoint as JSON text (one line and a newline).
+    pub fn to_json(&self) -> String {
+        let board = self.position.board();
+        let file = CheckpointFile {
+            format: CHECKPOINT_FORMAT.to_string(),
+            position: self.position.to_string(),
+            mode: mode_name(self.mode).to_string(),
+            root_moves: self.root_moves().len(),
+            done: self
+                .done
+                .iter()
+                .map(|m| MoveFile {
+                    to: board.cell(m.to).to_string(),
+                    value: m.value.as_str().to_string(),
+                    dte: m.dte,
+                    pv: m.pv.as_ref().map(|pv| cell_names(board, pv)),
+                    nodes: m.nodes,
+                    seconds: m.seconds,
+                })
+                .collect(),
+        };
+        serde_json::to_string(&file).expect("a checkpoint serialises") + "\n"
+    }
+
+    /// Reads a checkpoint from its JSON text, checking it throughout; `name` labels errors.
+    pub fn from_json(text: &str, name: &str) -> Result<Checkpoint, CheckpointError> {
+        Checkpoint::parse(text).map_err(|reason| CheckpointError::Malformed {
+            path: name.to_string(),
+            reason,
+        })
+    }
+
+    fn parse(text: &str) -> Result<Checkpoint, String> {
+        let file: CheckpointFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if file.format != CHECKPOINT_FORMAT {
+            return Err(format!(
+                "format '{}', expected '{CHECKPOINT_FORMAT}'",
+                file.format
+            ));
+        }
+        let position: Position = file
+            .position
+            .parse()
+            .map_err(|e| format!("position: {e}"))?;
+        if position.is_over() {
+            return Err("the position is already over".into());
+        }
+        let mode = parse_mode(&file.mode).ok_or(format!("unknown mode '{}'", file.mode))?;
+        let board = position.board();
+        let mut cp = Checkpoint::new(position, mode);
+        if file.root_moves != cp.root_moves().len() {
+            return Err(format!(
+                "root_moves is {}, but the position has {} legal moves",
+                file.root_moves,
+                cp.root_moves().len()
+            ));
+        }
+        for m in file.done {
+            let to = parse_cell(board, &m.to)?;
+            if !position.legal_moves().has(to) {
+                return Err(format!("{} is not a legal root move", m.to));
+            }
+            if cp.get(to).is_some() {
+                return Err(format!("root move {} is listed twice", m.to));
+            }
+            let value = parse_value(&m.value).ok_or(format!("unknown value '{}'", m.value))?;
+            if (mode == Mode::Dte) != m.dte.is_some() {
+                return Err(format!("move {}: dte must be given in dte mode only", m.to));
+            }
+            let pv = match m.pv {
+                None => None,
+                Some(names) => {
+                    let pv = names
+                        .iter()
+                        .map(|n| parse_cell(board, n))
+                        .collect::<Result<Vec<u8>, String>>()?;
+                    check_line(&position, &pv)?;
+                    if pv.first() != Some(&to) || Some(pv.len() as u32) != m.dte {
+                        return Err(format!(
+                            "move {}: the principal variation must start with it and last dte plies",
+                            m.to
+                        ));
+                    }
+                    Some(pv)
+                }
+            };
+            if !m.seconds.is_finite() || m.seconds < 0.0 {
+                return Err(format!("move {}: bad seconds", m.to));
+            }
+            cp.done.push(RootMove {
+                to,
+                value,
+                dte: m.dte,
+                pv,
+                nodes: m.nodes,
+                seconds: m.seconds,
+            });
+        }
+        Ok(cp)
+    }
+
+    /// Reads and checks the checkpoint file `path`.
+    pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
+        let name = path.display().to_string();
+        let text = fs::read_to_string(path).map_err(|e| CheckpointError::Io {
+            path: name.clone(),
+            message: e.to_string(),
+        })?;
+        Checkpoint::from_json(&text, &name)
+    }
+
+    /// Writes the checkpoint to `path` atomically (`path.tmp`, sync, rename).
+    pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
+        write_atomic(path, self.to_json().as_bytes(), true).map_err(|e| CheckpointError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Checks that this checkpoint (read from `path`) is for `position` in `mode`.
+    pub fn check(
+        &self,
+        path: &Path,
+        position: &Position,
+        mode: Mode,
+    ) -> Result<(), CheckpointError> {
+        if self.position != *position {
+            return Err(CheckpointError::PositionMismatch {
+                path: path.display().to_string(),
+                checkpoint: self.position.to_string(),
+                requested: position.to_string(),
+            });
+        }
+        if self.mode != mode {
+            return Err(CheckpointError::ModeMismatch {
+                path: path.display().to_string(),
+                checkpoint: self.mode,
+                requested: mode,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Solves a position one root move at a time, saving a [`Checkpoint`] after each.
+#[derive(Debug)]
+pub struct RootSolver<'a> {
+    solver: &'a Solver,
+    checkpoint: Checkpoint,
+    file: Option<PathBuf>,
+}
+
+impl<'a> RootSolver<'a> {
+    /// A fresh root-by-root solve of `pos` in `mode`, kept in memory only.
+    pub fn new(solver: &'a Solver, pos: &Position, mode: Mode) -> Result<Self, RootsError> {
+        RootSolver::from_checkpoint(solver, Checkpoint::new(*pos, mode))
+    }
+
+    /// A solve continuing from `checkpoint`, kept in memory only.
+    pub fn from_checkpoint(solver: &'a Solver, checkpoint: Checkpoint) -> Result<Self, RootsError> {
+        let pos = checkpoint.position;
+        if pos.board() != solver.board() {
+            return Err(SolveError::BoardMismatch {
+                solver: solver.board().to_string(),
+                position: pos.board().to_string(),
+            }
+            .into());
+        }
+        let outcome = pos.outcome();
+        if outcome != Outcome::InProgress {
+            return Err(SolveError::GameOver(outcome).into());
+        }
+        Ok(RootSolver {
+            solver,
+            checkpoint,
+            file: None,
+        })
+    }
+
+    /// A fresh solve saved to the new file `path` (refused if `path` exists).
+    pub fn create(
+        solver: &'a Solver,
+        pos: &Position,
+        mode: Mode,
+        path: &Path,
+    ) -> Result<Self, RootsError> {
+        if path.exists() {
+            return Err(CheckpointError::Exists(path.display().to_string()).into());
+        }
+        let mut roots = RootSolver::new(solver, pos, mode)?;
+        roots.save_to(path)?;
+        Ok(roots)
+    }
+
+    /// Continues the solve saved in `path`, which must be for `pos` and `mode`; progress
+    /// keeps being saved there.
+    pub fn resume(
+        solver: &'a Solver,
+        pos: &Position,
+        mode: Mode,
+        path: &Path,
+    ) -> Result<Self, RootsError> {
+        let checkpoint = Checkpoint::load(path)?;
+        checkpoint.check(path, pos, mode)?;
+        let mut roots = RootSolver::from_checkpoint(solver, checkpoint)?;
+        roots.file = Some(path.to_path_buf());
+        Ok(roots)
+    }
+
+    /// From now on, saves the checkpoint to `path` (at once, and after every root move).
+    pub fn save_to(&mut self, path: &Path) -> Result<(), RootsError> {
+        self.checkpoint.save(path)?;
+        self.file = Some(path.to_path_buf());
+        Ok(())
+    }
+
+    /// The current state.
+    pub fn checkpoint(&self) -> &Checkpoint {
+        &self.checkpoint
+    }
+
+    /// The checkpoint file, if one is kept.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// Number of legal root moves.
+    pub fn total(&self) -> usize {
+        self.checkpoint.root_moves().len()
+    }
+
+    /// Number of finished root moves.
+    pub fn done(&self) -> usize {
+        self.checkpoint.done.len()
+    }
+
+    /// Whether every root move needed for the answer is solved.
+    pub fn is_complete(&self) -> bool {
+        self.checkpoint.is_complete()
+    }
+
+    /// The root move [`step`](RootSolver::step) solves next, if any.
+    pub fn next_move(&self) -> Option<u8> {
+        if self.is_complete() {
+            None
+        } else {
+            self.checkpoint.pending().first().copied()
+        }
+    }
+
+    fn save(&self) -> Result<(), RootsError> {
+        if let Some(path) = &self.file {
+            self.checkpoint.save(path)?;
+        }
+        Ok(())
+    }
+
+    fn best(&self) -> Option<&RootMove> {
+        // The lowest-indexed move among those of the highest score.
+        let mut best: Option<&RootMove> = None;
+        for m in &self.checkpoint.done {
+            let better = match best {
+                None => true,
+                Some(b) => {
+                    let (s, t) = (m.score().to_int(), b.score().to_int());
+                    s > t || (s == t && m.to < b.to)
+                }
+            };
+            if better {
+                best = Some(m);
+            }
+        }
+        best
+    }
+
+    /// A principal variation starting with root move `to`, whose parent-side score is
+    /// `score`.
+    fn line(&self, to: u8, score: Score) -> Result<Vec<u8>, SolveError> {
+        let mut child = self.checkpoint.position;
+        child.play_unchecked(to);
+        let mut line = vec![to];
+        if score.dte > 1 {
+            let a = self.solver.analyze(&child, Mode::Dte)?;
+            line.extend(a.pv.unwrap_or_default());
+        }
+        Ok(line)
+    }
+
+    /// Solves the next root move, records it and saves the checkpoint. Returns the new
+    /// entry, or `None` when nothing is left to solve. On an error (say an interruption)
+    /// the entries finished so far stay recorded and saved.
+    pub fn step(&mut self) -> Result<Option<&RootMove>, RootsError> {
+        let Some(to) = self.next_move() else {
+            return Ok(None);
+        };
+        let clock = Instant::now();
+        let nodes0 = self.solver.progress();
+        let mode = self.checkpoint.mode;
+        let mut child = self.checkpoint.position;
+        child.play_unchecked(to);
+        let parent = match terminal_score(&child) {
+            Some(s) => s.parent(),
+            None if mode == Mode::Dte => self.solver.score(&child)?.parent(),
+            None => Score {
+                value: self.solver.value(&child)?.flip(),
+                dte: 0,
+            },
+        };
+        // A principal variation is worth computing (with the table warm) only for a move
+        // that beats every move before it: the final line starts with such a move.
+        let new_best = mode == Mode::Dte
+            && self
+                .checkpoint
+                .done
+                .iter()
+                .all(|m| m.score().to_int() < parent.to_int());
+        self.checkpoint.done.push(RootMove {
+            to,
+            value: parent.value,
+            dte: (mode == Mode::Dte).then_some(parent.dte),
+            pv: None,
+            nodes: self.solver.progress() - nodes0,
+            seconds: clock.elapsed().as_secs_f64(),
+        });
+        self.save()?;
+        if new_best {
+            let line = self.line(to, parent)?;
+            let last = self.checkpoint.done.last_mut().expect("just pushed");
+            last.pv = Some(line);
+            last.nodes = self.solver.progress() - nodes0;
+            last.seconds = clock.elapsed().as_secs_f64();
+            self.save()?;
+        }
+        Ok(self.checkpoint.done.last())
+    }
+
+    /// Runs [`step`](RootSolver::step) until nothing is left or `limit` more root moves
+    /// are done (`None`: no limit). Returns the number of root moves solved by this call.
+    pub fn run(&mut self, limit: Option<usize>) -> Result<usize, RootsError> {
+        let mut n = 0;
+        while limit.is_none_or(|l| n < l) {
+            if self.step()?.is_none() {
+                break;
+            }
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// The root's answer, as [`Solver::analyze`] gives it, once
+    /// [`is_complete`](RootSolver::is_complete). `stats.nodes` and `seconds` add up the
+    /// work of every root move, over every session.
+    pub fn finish(&mut self) -> Result<Analysis, RootsError> {
+        if !self.is_complete() {
+            return Err(RootsError::Incomplete {
+                done: self.done(),
+                total: self.total(),
+            });
+        }
+        let mode = self.checkpoint.mode;
+        let best = self.best().expect("a complete solve has a move").clone();
+        let mut pv = None;
+        if mode == Mode::Dte {
+            pv = best.pv.clone();
+            if pv.is_none() {
+                // Not stored (a hand-made checkpoint): compute it now.
+                let clock = Instant::now();
+                let nodes0 = self.solver.progress();
+                let line = self.line(best.to, best.score())?;
+                let entry = self
+                    .checkpoint
+                    .done
+                    .iter_mut()
+                    .find(|m| m.to == best.to)
+                    .expect("best is an entry");
+                entry.pv = Some(line.clone());
+                entry.nodes += self.solver.progress() - nodes0;
+                entry.seconds += clock.elapsed().as_secs_f64();
+                self.save()?;
+                pv = Some(line);
+            }
+        }
+        let done = &self.checkpoint.done;
+        let sorted = |keep: &dyn Fn(&RootMove) -> bool| {
+            let mut v: Vec<u8> = done.iter().filter(|m| keep(m)).map(|m| m.to).collect();
+            v.sort_unstable();
+            v
+        };
+        let stats = Stats {
+            nodes: done.iter().map(|m| m.nodes).sum(),
+            ..Stats::default()
+        };
+        Ok(Analysis {
+            value: best.value,
+            dte: (mode == Mode::Dte).then_some(best.score().dte),
+            winning_moves: (mode != Mode::Value).then(|| sorted(&|m| m.value == Value::Win)),
+            best_moves: (mode == Mode::Dte).then(|| sorted(&|m| m.score() == best.score())),
+            pv,
+            stats,
+            seconds: done.iter().map(|m| m.seconds).sum(),
+        })
+    }
+}

@@ -1,0 +1,919 @@
+//! Splitting a solve into independent work units for many machines, and merging the
+//! results back into the root's answer.
+//!
+//! [`split`] lists the distinct positions exactly `K` plies below a root (deduplicated by
+//! the whole position: slimed cells, snail and side to move). A game that ends within `K`
+//! plies is not a unit: the merge scores it with [`terminal_score`]. [`write_split`] stores
+//! one file per unit, `DIR/unit-NNNNNN.pos` (numbered from 0 in the order a depth-first walk
+//! of the moves in cell index order meets them), plus a manifest `DIR/split.txt`.
+//! [`solve_unit`] solves one unit and its result goes beside it, `FILE.result`.
+//! [`merge_dir`] checks that every unit has exactly one result for its position, then
+//! minimaxes the `K`-ply tree from its leaves to the root, giving the same
+//! [`Analysis`] as [`Solver::analyze`]: value, DTE, winning moves, optimal moves and a
+//! principal variation (followed through the split tree by the lowest-indexed optimal move,
+//! then continued by the unit's own principal variation, stored in its result).
+//!
+//! # File formats
+//!
+//! All three are short text files of `key value` lines after a header line, keys in this
+//! order; positions use the one-line text form of [`Position`], moves are cell names
+//! separated by spaces, and `-` stands for an empty list or a missing value.
+//!
+//! The manifest `DIR/split.txt` (`start` and `moves` only say how the root was given, for
+//! the report; `units` is the number of unit files):
+//!
+//! ```text
+//! rastros-split 1
+//! root 6x6 ....../....../....../..o.../....../...... 1
+//! start c3
+//! moves -
+//! depth 2
+//! units 55
+//! ```
+//!
+//! A unit, say `DIR/unit-000030.pos` (the root, the moves from the root, and the unit's
+//! position):
+//!
+//! ```text
+//! rastros-unit 1
+//! root 6x6 ....../....../....../..o.../....../...... 1
+//! path d3 e3
+//! position 6x6 ....../....../....../..xxo./....../...... 1
+//! ```
+//!
+//! Its result `DIR/unit-000030.pos.result` (value and DTE for the unit's side to move; `dte`
+//! and `pv` are `-` in the `value` and `winning` modes; `nodes` and `seconds` are the work
+//! spent):
+//!
+//! ```text
+//! rastros-unit-result 1
+//! position 6x6 ....../....../....../..xxo./....../...... 1
+//! mode dte
+//! value win
+//! dte 13
+//! pv f2 f3 e2 f1 e1 d1 c2 b3 a2 a3 b2 b1 a1
+//! nodes 33192
+//! seconds 0.007625844
+//! ```
+//!
+//! The merge reports `nodes` and `seconds` as the sums over all units (total work, not wall
+//! time).
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use rastros_core::{Outcome, Position};
+
+use crate::roots::{
+    cell_names, check_line, mode_name, parse_cell, parse_mode, parse_value, write_atomic,
+};
+use crate::score::{Score, Value};
+use crate::search::Stats;
+use crate::solver::{terminal_score, Analysis, Mode, SolveError, Solver};
+
+/// The header line of a unit file.
+pub const UNIT_FORMAT: &str = "rastros-unit 1";
+/// The header line of a result file.
+pub const RESULT_FORMAT: &str = "rastros-unit-result 1";
+/// The header line of the manifest.
+pub const SPLIT_FORMAT: &str = "rastros-split 1";
+/// The manifest's file name inside a split directory.
+pub const MANIFEST_NAME: &str = "split.txt";
+
+/// Why splitting, solving a unit or merging failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnitError {
+    /// Reading or writing a file failed.
+    Io {
+        /// The file or directory.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// A file is not what its format says.
+    Malformed {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The split depth is below 1.
+    BadDepth(u32),
+    /// The root position is already over.
+    GameOver(Outcome),
+    /// The directory already holds a split or results.
+    NotEmpty(String),
+    /// The directory has no manifest.
+    NoManifest(String),
+    /// A unit belongs to another root or depth than the manifest's.
+    ForeignUnit {
+        /// The unit file.
+        unit: String,
+        /// Why it does not belong.
+        reason: String,
+    },
+    /// Two unit files hold the same position.
+    DuplicateUnit {
+        /// The first file.
+        first: String,
+        /// The second file.
+        second: String,
+    },
+    /// A position the split needs has no unit file.
+    MissingUnit {
+        /// The position.
+        position: String,
+    },
+    /// The number of unit files differs from the manifest's.
+    UnitCount {
+        /// Units in the manifest.
+        expected: usize,
+        /// Unit files found.
+        found: usize,
+    },
+    /// A unit has no result file.
+    MissingResult {
+        /// The unit file.
+        unit: String,
+    },
+    /// A result file repeats the result of another unit.
+    DuplicateResult {
+        /// The result file.
+        result: String,
+        /// The unit whose position it holds.
+        of: String,
+    },
+    /// A result file is for another position than its unit's.
+    WrongPosition {
+        /// The result file.
+        result: String,
+        /// The unit's position.
+        expected: String,
+        /// The result's position.
+        found: String,
+    },
+    /// A result file has no unit file.
+    StrayResult(String),
+    /// Results were computed in different modes.
+    ModeMismatch {
+        /// The result file.
+        result: String,
+        /// Its mode.
+        mode: Mode,
+        /// The mode of the results before it.
+        expected: Mode,
+    },
+    /// The solver refused or was interrupted.
+    Solve(SolveError),
+}
+
+impl fmt::Display for UnitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use UnitError::*;
+        match self {
+            Io { path, message } => write!(f, "{path}: {message}"),
+            Malformed { path, reason } => write!(f, "{path} is malformed: {reason}"),
+            BadDepth(d) => write!(f, "the split depth must be at least 1, not {d}"),
+            GameOver(o) => write!(f, "the game is already over ({o})"),
+            NotEmpty(dir) => write!(
+                f,
+                "{dir} already holds a split or results: use an empty or new directory"
+            ),
+            NoManifest(dir) => write!(f, "{dir} has no {MANIFEST_NAME}: not a split directory"),
+            ForeignUnit { unit, reason } => {
+                write!(f, "{unit} does not belong to this split: {reason}")
+            }
+            DuplicateUnit { first, second } => {
+                write!(
+                    f,
+                    "duplicate unit: {first} and {second} hold the same position"
+                )
+            }
+            MissingUnit { position } => {
+                write!(
+                    f,
+                    "missing unit: no unit file holds the position '{position}'"
+                )
+            }
+            UnitCount { expected, found } => write!(
+                f,
+                "the manifest lists {expected} units but {found} unit files were found"
+            ),
+            MissingResult { unit } => write!(f, "missing result: {unit} has no result file"),
+            DuplicateResult { result, of } => {
+                write!(f, "duplicate result: {result} repeats the result of {of}")
+            }
+            WrongPosition {
+                result,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{result} is the result for '{found}', not for its unit's position '{expected}'"
+            ),
+            StrayResult(r) => write!(f, "stray result: {r} has no unit file"),
+            ModeMismatch {
+                result,
+                mode,
+                expected,
+            } => write!(
+                f,
+                "mode mismatch: {result} was solved in mode {}, the results before it in mode {}",
+                mode_name(*mode),
+                mode_name(*expected)
+            ),
+            Solve(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for UnitError {}
+
+impl From<SolveError> for UnitError {
+    fn from(e: SolveError) -> Self {
+        UnitError::Solve(e)
+    }
+}
+
+fn io_error(path: &Path, e: std::io::Error) -> UnitError {
+    UnitError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+fn malformed(path: &str, reason: impl Into<String>) -> UnitError {
+    UnitError::Malformed {
+        path: path.to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// The values of the `keys` lines after the `header` line of `text`, in order.
+fn read_fields<'t>(text: &'t str, header: &str, keys: &[&str]) -> Result<Vec<&'t str>, String> {
+    let mut lines = text.lines();
+    match lines.next() {
+        Some(h) if h.trim_end() == header => {}
+        Some(h) => return Err(format!("line 1 is '{h}', expected '{header}'")),
+        None => return Err("the file is empty".into()),
+    }
+    let mut values = Vec::new();
+    for (i, key) in keys.iter().enumerate() {
+        let line = lines
+            .next()
+            .ok_or(format!("line {} ('{key} ...') is missing", i + 2))?
+            .trim_end();
+        let value = match line.split_once(' ') {
+            Some((k, v)) if k == *key => v.trim(),
+            None if line == *key => "",
+            _ => return Err(format!("line {} is '{line}', expected '{key} ...'", i + 2)),
+        };
+        values.push(value);
+    }
+    if let Some(extra) = lines.find(|l| !l.trim().is_empty()) {
+        return Err(format!("unexpected line '{extra}'"));
+    }
+    Ok(values)
+}
+
+fn read_position(text: &str) -> Result<Position, String> {
+    text.parse().map_err(|e| format!("position '{text}': {e}"))
+}
+
+/// Moves (`-` for none) as cell indices of `pos`'s board, checked to be a legal line.
+fn read_line(pos: &Position, text: &str) -> Result<Vec<u8>, String> {
+    if text == "-" {
+        return Ok(Vec::new());
+    }
+    let line = text
+        .split_whitespace()
+        .map(|n| parse_cell(pos.board(), n))
+        .collect::<Result<Vec<u8>, String>>()?;
+    check_line(pos, &line)?;
+    Ok(line)
+}
+
+fn write_line(pos: &Position, line: &[u8]) -> String {
+    if line.is_empty() {
+        "-".into()
+    } else {
+        cell_names(pos.board(), line).join(" ")
+    }
+}
+
+fn read_number<T: std::str::FromStr>(key: &str, text: &str) -> Result<T, String> {
+    text.parse()
+        .map_err(|_| format!("{key} '{text}' is not a number"))
+}
+
+/// One work unit: a position a fixed number of plies below the root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    /// The root of the split.
+    pub root: Position,
+    /// The moves from the root to the unit (the first such line in cell index order).
+    pub path: Vec<u8>,
+    /// The position to solve.
+    pub position: Position,
+}
+
+impl Unit {
+    /// The unit file's text.
+    pub fn to_text(&self) -> String {
+        format!(
+            "{UNIT_FORMAT}\nroot {}\npath {}\nposition {}\n",
+            self.root,
+            write_line(&self.root, &self.path),
+            self.position
+        )
+    }
+
+    /// Reads a unit file's text, checking that the path leads from the root to the
+    /// position; `name` labels errors.
+    pub fn from_text(text: &str, name: &str) -> Result<Unit, UnitError> {
+        let parse = || -> Result<Unit, String> {
+            let f = read_fields(text, UNIT_FORMAT, &["root", "path", "position"])?;
+            let root = read_position(f[0])?;
+            let path = read_line(&root, f[1])?;
+            let position = read_position(f[2])?;
+            let mut end = root;
+            for &to in &path {
+                end.play_unchecked(to);
+            }
+            if end != position {
+                return Err("the path does not lead from the root to the position".into());
+            }
+            if position.is_over() {
+                return Err("the unit's game is already over".into());
+            }
+            Ok(Unit {
+                root,
+                path,
+                position,
+            })
+        };
+        parse().map_err(|r| malformed(name, r))
+    }
+
+    /// Reads the unit file `path`.
+    pub fn load(path: &Path) -> Result<Unit, UnitError> {
+        let text = fs::read_to_string(path).map_err(|e| io_error(path, e))?;
+        Unit::from_text(&text, &path.display().to_string())
+    }
+}
+
+/// The result of one unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitResult {
+    /// The unit's position.
+    pub position: Position,
+    /// The mode it was solved in.
+    pub mode: Mode,
+    /// WIN or LOSS for the unit's side to move.
+    pub value: Value,
+    /// The unit's DTE ([`Mode::Dte`]).
+    pub dte: Option<u32>,
+    /// A principal variation from the unit ([`Mode::Dte`]).
+    pub pv: Option<Vec<u8>>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+impl UnitResult {
+    /// The result file's text.
+    pub fn to_text(&self) -> String {
+        format!(
+            "{RESULT_FORMAT}\nposition {}\nmode {}\nvalue {}\ndte {}\npv {}\nnodes {}\nseconds {}\n",
+            self.position,
+            mode_name(self.mode),
+            self.value,
+            self.dte.map_or("-".to_string(), |d| d.to_string()),
+            self.pv
+                .as_ref()
+                .map_or("-".to_string(), |pv| write_line(&self.position, pv)),
+            self.nodes,
+            self.seconds
+        )
+    }
+
+    /// Reads a result file's text, checking it throughout; `name` labels errors.
+    pub fn from_text(text: &str, name: &str) -> Result<UnitResult, UnitError> {
+        let parse = || -> Result<UnitResult, String> {
+            let keys = ["position", "mode", "value", "dte", "pv", "nodes", "seconds"];
+            let f = read_fields(text, RESULT_FORMAT, &keys)?;
+            let position = read_position(f[0])?;
+            if position.is_over() {
+                return Err("the position is already over".into());
+            }
+            let mode = parse_mode(f[1]).ok_or(format!("unknown mode '{}'", f[1]))?;
+            let value = parse_value(f[2]).ok_or(format!("unknown value '{}'", f[2]))?;
+            let (dte, pv) = if mode == Mode::Dte {
+                let dte: u32 = read_number("dte", f[3])?;
+                let pv = read_line(&position, f[4])?;
+                let mut end = position;
+                for &to in &pv {
+                    end.play_unchecked(to);
+                }
+                if dte == 0 || pv.len() as u32 != dte || !end.is_over() {
+                    return Err("the principal variation must end the game in dte plies".into());
+                }
+                (Some(dte), Some(pv))
+            } else {
+                if f[3] != "-" || f[4] != "-" {
+                    return Err(format!(
+                        "dte and pv must be '-' in mode {}",
+                        mode_name(mode)
+                    ));
+                }
+                (None, None)
+            };
+            let nodes = read_number("nodes", f[5])?;
+            let seconds: f64 = read_number("seconds", f[6])?;
+            if !seconds.is_finite() || seconds < 0.0 {
+                return Err(format!("seconds '{}' is not a duration", f[6]));
+            }
+            Ok(UnitResult {
+                position,
+                mode,
+                value,
+                dte,
+                pv,
+                nodes,
+                seconds,
+            })
+        };
+        parse().map_err(|r| malformed(name, r))
+    }
+
+    /// Reads the result file `path`.
+    pub fn load(path: &Path) -> Result<UnitResult, UnitError> {
+        let text = fs::read_to_string(path).map_err(|e| io_error(path, e))?;
+        UnitResult::from_text(&text, &path.display().to_string())
+    }
+
+    /// Writes the result to `path` atomically (to `path.tmp`, then renamed), so a job
+    /// killed half-way never leaves a partial result.
+    pub fn save(&self, path: &Path) -> Result<(), UnitError> {
+        write_atomic(path, self.to_text().as_bytes(), false).map_err(|e| io_error(path, e))
+    }
+
+    fn score(&self) -> Score {
+        Score {
+            value: self.value,
+            dte: self.dte.unwrap_or(0),
+        }
+    }
+}
+
+/// The result file of the unit file `unit`: `unit` with `.result` appended.
+pub fn result_path(unit: &Path) -> PathBuf {
+    let mut name = unit.as_os_str().to_owned();
+    name.push(".result");
+    PathBuf::from(name)
+}
+
+/// The file name of unit number `n`: `unit-NNNNNN.pos` (six digits, more past 999999).
+pub fn unit_file_name(n: usize) -> String {
+    format!("unit-{n:06}.pos")
+}
+
+/// Solves `unit` in `mode`.
+pub fn solve_unit(solver: &Solver, unit: &Unit, mode: Mode) -> Result<UnitResult, SolveError> {
+    let a = solver.analyze(&unit.position, mode)?;
+    Ok(UnitResult {
+        position: unit.position,
+        mode,
+        value: a.value,
+        dte: a.dte,
+        pv: a.pv,
+        nodes: a.stats.nodes,
+        seconds: a.seconds,
+    })
+}
+
+/// The work units `depth` plies below a root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// The root.
+    pub root: Position,
+    /// Plies from the root to every unit.
+    pub depth: u32,
+    /// The distinct positions in progress exactly `depth` plies below the root.
+    pub units: Vec<Unit>,
+    /// Distinct finished positions within `depth` plies (games that end early).
+    pub finished: usize,
+}
+
+/// The distinct positions in progress exactly `depth` plies (at least 1) below `root`,
+/// each with the first line of moves (in cell index order) that reaches it.
+pub fn split(root: &Position, depth: u32) -> Result<Split, UnitError> {
+    if depth == 0 {
+        return Err(UnitError::BadDepth(depth));
+    }
+    let outcome = root.outcome();
+    if outcome != Outcome::InProgress {
+        return Err(UnitError::GameOver(outcome));
+    }
+    fn walk(
+        pos: &Position,
+        left: u32,
+        path: &mut Vec<u8>,
+        seen: &mut HashSet<Position>,
+        out: &mut Split,
+    ) {
+        for to in pos.legal_moves() {
+            let mut child = *pos;
+            child.play_unchecked(to);
+            if !seen.insert(child) {
+                continue;
+            }
+            path.push(to);
+            if child.is_over() {
+                out.finished += 1;
+            } else if left == 1 {
+                out.units.push(Unit {
+                    root: out.root,
+                    path: path.clone(),
+                    position: child,
+                });
+            } else {
+                walk(&child, left - 1, path, seen, out);
+            }
+            path.pop();
+        }
+    }
+    let mut out = Split {
+        root: *root,
+        depth,
+        units: Vec::new(),
+        finished: 0,
+    };
+    walk(root, depth, &mut Vec::new(), &mut HashSet::new(), &mut out);
+    Ok(out)
+}
+
+/// The manifest of a split directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Manifest {
+    /// The root.
+    pub root: Position,
+    /// The snail's start cell the root was reached from, if it was given that way (for the
+    /// report only).
+    pub start: Option<String>,
+    /// The moves played to reach the root (for the report only).
+    pub moves: Vec<String>,
+    /// Plies from the root to every unit.
+    pub depth: u32,
+    /// Number of unit files.
+    pub units: usize,
+}
+
+impl Manifest {
+    /// The manifest's text.
+    pub fn to_text(&self) -> String {
+        let or_dash = |s: String| if s.is_empty() { "-".to_string() } else { s };
+        format!(
+            "{SPLIT_FORMAT}\nroot {}\nstart {}\nmoves {}\ndepth {}\nunits {}\n",
+            self.root,
+            or_dash(self.start.clone().unwrap_or_default()),
+            or_dash(self.moves.join(" ")),
+            self.depth,
+            self.units
+        )
+    }
+
+    /// Reads a manifest's text; `name` labels errors.
+    pub fn from_text(text: &str, name: &str) -> Result<Manifest, UnitError> {
+        let parse = || -> Result<Manifest, String> {
+            let keys = ["root", "start", "moves", "depth", "units"];
+            let f = read_fields(text, SPLIT_FORMAT, &keys)?;
+            let root = read_position(f[0])?;
+            let start = match f[1] {
+                "-" => None,
+                s => {
+                    parse_cell(root.board(), s)?;
+                    Some(s.to_string())
+                }
+            };
+            let moves = match f[2] {
+                "-" => Vec::new(),
+                m => m.split_whitespace().map(str::to_string).collect(),
+            };
+            let depth: u32 = read_number("depth", f[3])?;
+            if depth == 0 {
+                return Err("depth must be at least 1".into());
+            }
+            let units = read_number("units", f[4])?;
+            Ok(Manifest {
+                root,
+                start,
+                moves,
+                depth,
+                units,
+            })
+        };
+        parse().map_err(|r| malformed(name, r))
+    }
+}
+
+fn is_unit_name(name: &str) -> bool {
+    name.starts_with("unit-") && name.ends_with(".pos")
+}
+
+fn is_result_name(name: &str) -> bool {
+    name.strip_suffix(".result").is_some_and(is_unit_name)
+}
+
+/// The file names in `dir`, sorted.
+fn file_names(dir: &Path) -> Result<Vec<String>, UnitError> {
+    let mut names = Vec::new();
+    for entry in fs::read_dir(dir).map_err(|e| io_error(dir, e))? {
+        let entry = entry.map_err(|e| io_error(dir, e))?;
+        if let Ok(name) = entry.file_name().into_string() {
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Writes the units of `split` to `dir` (created if needed, refused if it already holds a
+/// split, units or results), then the manifest with `start` and `moves`. Returns the unit
+/// files.
+pub fn write_split(
+    dir: &Path,
+    split: &Split,
+    start: Option<String>,
+    moves: Vec<String>,
+) -> Result<Vec<PathBuf>, UnitError> {
+    fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+    let taken = file_names(dir)?
+        .iter()
+        .any(|n| n == MANIFEST_NAME || is_unit_name(n) || is_result_name(n));
+    if taken {
+        return Err(UnitError::NotEmpty(dir.display().to_string()));
+    }
+    let mut files = Vec::new();
+    for (n, unit) in split.units.iter().enumerate() {
+        let path = dir.join(unit_file_name(n));
+        write_atomic(&path, unit.to_text().as_bytes(), false).map_err(|e| io_error(&path, e))?;
+        files.push(path);
+    }
+    let manifest = Manifest {
+        root: split.root,
+        start,
+        moves,
+        depth: split.depth,
+        units: split.units.len(),
+    };
+    let path = dir.join(MANIFEST_NAME);
+    write_atomic(&path, manifest.to_text().as_bytes(), true).map_err(|e| io_error(&path, e))?;
+    Ok(files)
+}
+
+/// The root's answer from a split directory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    /// The split's manifest.
+    pub manifest: Manifest,
+    /// The mode of every result.
+    pub mode: Mode,
+    /// The root's answer; `stats.nodes` and `seconds` add up all units.
+    pub analysis: Analysis,
+}
+
+/// Reads every unit and result of the split directory `dir`, checks that each unit has
+/// exactly one result for its position (no missing, duplicate, foreign or stray files, one
+/// mode), and merges them into the root's answer.
+pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
+    let manifest_path = dir.join(MANIFEST_NAME);
+    if !manifest_path.is_file() {
+        return Err(UnitError::NoManifest(dir.display().to_string()));
+    }
+    let text = fs::read_to_string(&manifest_path).map_err(|e| io_error(&manifest_path, e))?;
+    let manifest = Manifest::from_text(&text, &manifest_path.display().to_string())?;
+    let names = file_names(dir)?;
+    let shown = |name: &str| dir.join(name).display().to_string();
+
+    // Units: each readable, of this root and depth, no two alike.
+    let mut units: Vec<(String, Unit)> = Vec::new();
+    let mut by_position: HashMap<Position, String> = HashMap::new();
+    for name in names.iter().filter(|n| is_unit_name(n)) {
+        let unit = Unit::load(&dir.join(name))?;
+        if unit.root != manifest.root {
+            return Err(UnitError::ForeignUnit {
+                unit: shown(name),
+                reason: format!("its root is '{}'", unit.root),
+            });
+        }
+        if unit.path.len() as u32 != manifest.depth {
+            return Err(UnitError::ForeignUnit {
+                unit: shown(name),
+                reason: format!(
+                    "it is {} plies deep, not {}",
+                    unit.path.len(),
+                    manifest.depth
+                ),
+            });
+        }
+        if let Some(first) = by_position.insert(unit.position, shown(name)) {
+            return Err(UnitError::DuplicateUnit {
+                first,
+                second: shown(name),
+            });
+        }
+        units.push((name.clone(), unit));
+    }
+    // Every position the split needs has a unit, and no other.
+    let expected = split(&manifest.root, manifest.depth)?;
+    for unit in &expected.units {
+        if !by_position.contains_key(&unit.position) {
+            return Err(UnitError::MissingUnit {
+                position: unit.position.to_string(),
+            });
+        }
+    }
+    if units.len() != expected.units.len() || units.len() != manifest.units {
+        return Err(UnitError::UnitCount {
+            expected: manifest.units,
+            found: units.len(),
+        });
+    }
+
+    // Results: none stray, one for every unit, for its position, all in one mode.
+    for name in names.iter().filter(|n| is_result_name(n)) {
+        let unit_name = name.strip_suffix(".result").unwrap_or(name);
+        if !names.iter().any(|n| n == unit_name) {
+            return Err(UnitError::StrayResult(shown(name)));
+        }
+    }
+    let mut results: HashMap<Position, UnitResult> = HashMap::new();
+    let mut mode: Option<(Mode, String)> = None;
+    for (name, unit) in &units {
+        let result_name = format!("{name}.result");
+        if !names.contains(&result_name) {
+            return Err(UnitError::MissingResult { unit: shown(name) });
+        }
+        let result = UnitResult::load(&dir.join(&result_name))?;
+        if result.position != unit.position {
+            return Err(match by_position.get(&result.position) {
+                Some(of) => UnitError::DuplicateResult {
+                    result: shown(&result_name),
+                    of: of.clone(),
+                },
+                None => UnitError::WrongPosition {
+                    result: shown(&result_name),
+                    expected: unit.position.to_string(),
+                    found: result.position.to_string(),
+                },
+            });
+        }
+        match &mode {
+            None => mode = Some((result.mode, shown(&result_name))),
+            Some((m, _)) if *m != result.mode => {
+                return Err(UnitError::ModeMismatch {
+                    result: shown(&result_name),
+                    mode: result.mode,
+                    expected: *m,
+                })
+            }
+            Some(_) => {}
+        }
+        results.insert(unit.position, result);
+    }
+    // With no units at all (every line ends within the depth) the answer is exact anyway.
+    let mode = mode.map_or(Mode::Dte, |(m, _)| m);
+    let analysis = merge(&manifest.root, manifest.depth, mode, &results)?;
+    Ok(Merged {
+        manifest,
+        mode,
+        analysis,
+    })
+}
+
+/// Minimaxes the `depth`-ply tree below `root` from the unit `results` (keyed by their
+/// positions, solved in `mode`) and finished games, into the root's answer in `mode`.
+pub fn merge(
+    root: &Position,
+    depth: u32,
+    mode: Mode,
+    results: &HashMap<Position, UnitResult>,
+) -> Result<Analysis, UnitError> {
+    if depth == 0 {
+        return Err(UnitError::BadDepth(depth));
+    }
+    let outcome = root.outcome();
+    if outcome != Outcome::InProgress {
+        return Err(UnitError::GameOver(outcome));
+    }
+    if let Some(r) = results.values().find(|r| r.mode != mode) {
+        return Err(UnitError::ModeMismatch {
+            result: format!("the result for '{}'", r.position),
+            mode: r.mode,
+            expected: mode,
+        });
+    }
+    struct Tree<'r> {
+        results: &'r HashMap<Position, UnitResult>,
+        memo: HashMap<Position, Score>,
+    }
+    impl Tree<'_> {
+        /// The score of `pos`, `left` plies above the units.
+        fn score(&mut self, pos: &Position, left: u32) -> Result<Score, UnitError> {
+            if let Some(s) = terminal_score(pos) {
+                return Ok(s);
+            }
+            if left == 0 {
+                return match self.results.get(pos) {
+                    Some(r) => Ok(r.score()),
+                    None => Err(UnitError::MissingUnit {
+                        position: pos.to_string(),
+                    }),
+                };
+            }
+            if let Some(&s) = self.memo.get(pos) {
+                return Ok(s);
+            }
+            let mut best: Option<Score> = None;
+            for to in pos.legal_moves() {
+                let mut child = *pos;
+                child.play_unchecked(to);
+                let s = self.score(&child, left - 1)?.parent();
+                if best.is_none_or(|b| s.to_int() > b.to_int()) {
+                    best = Some(s);
+                }
+            }
+            let best = best.expect("a position in progress has a move");
+            self.memo.insert(*pos, best);
+            Ok(best)
+        }
+    }
+    let mut tree = Tree {
+        results,
+        memo: HashMap::new(),
+    };
+    let best = tree.score(root, depth)?;
+    let mut winning = Vec::new();
+    let mut optimal = Vec::new();
+    for to in root.legal_moves() {
+        let mut child = *root;
+        child.play_unchecked(to);
+        let s = tree.score(&child, depth - 1)?.parent();
+        if s.value == Value::Win {
+            winning.push(to);
+        }
+        if s == best {
+            optimal.push(to);
+        }
+    }
+    let pv = if mode == Mode::Dte {
+        // Lowest-indexed optimal moves down the split tree, then the unit's own line.
+        let mut line = Vec::new();
+        let (mut pos, mut left, mut score) = (*root, depth, best);
+        loop {
+            if pos.is_over() {
+                break;
+            }
+            if left == 0 {
+                let unit_pv = results.get(&pos).and_then(|r| r.pv.clone());
+                line.extend(unit_pv.unwrap_or_default());
+                break;
+            }
+            let mut next = None;
+            for to in pos.legal_moves() {
+                let mut child = pos;
+                child.play_unchecked(to);
+                let s = tree.score(&child, left - 1)?;
+                if s.parent() == score {
+                    next = Some((to, child, s));
+                    break;
+                }
+            }
+            let Some((to, child, s)) = next else {
+                break;
+            };
+            line.push(to);
+            (pos, left, score) = (child, left - 1, s);
+        }
+        Some(line)
+    } else {
+        None
+    };
+    let stats = Stats {
+        nodes: results.values().map(|r| r.nodes).sum(),
+        ..Stats::default()
+    };
+    Ok(Analysis {
+        value: best.value,
+        dte: (mode == Mode::Dte).then_some(best.dte),
+        winning_moves: (mode != Mode::Value).then_some(winning),
+        best_moves: (mode == Mode::Dte).then_some(optimal),
+        pv,
+        stats,
+        seconds: results.values().map(|r| r.seconds).sum(),
+    })
+}

@@ -1,0 +1,417 @@
+//! Long solves: split / solve-unit / merge and the checkpointed root-by-root solve give
+//! the direct solve's answer, and bad split directories and checkpoints are refused with
+//! typed errors.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::random_line;
+use rastros_core::{Board, Position};
+use rastros_solver::roots::mode_name;
+use rastros_solver::units::{merge_dir, result_path, solve_unit, split, write_split};
+use rastros_solver::{
+    Analysis, Checkpoint, CheckpointError, Mode, RootSolver, RootsError, Solver, SolverConfig,
+    Unit, UnitError, UnitResult,
+};
+
+fn solver(board: &'static Board) -> Solver {
+    Solver::new(
+        board,
+        SolverConfig {
+            hash_mb: 32,
+            threads: 1,
+            ..SolverConfig::default()
+        },
+    )
+    .unwrap()
+}
+
+/// A fresh, empty scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "rastros-solver-units-{}-{name}",
+        std::process::id()
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Splits `pos` into `dir` at `depth`, solves every unit with `solver` in `mode`.
+fn split_and_solve(solver: &Solver, pos: &Position, depth: u32, mode: Mode, dir: &Path) {
+    let s = split(pos, depth).unwrap();
+    let files = write_split(dir, &s, None, Vec::new()).unwrap();
+    assert_eq!(files.len(), s.units.len());
+    for file in &files {
+        let unit = Unit::load(file).unwrap();
+        solve_unit(solver, &unit, mode)
+            .unwrap()
+            .save(&result_path(file))
+            .unwrap();
+    }
+}
+
+fn same_answer(got: &Analysis, want: &Analysis, what: &str) {
+    assert_eq!(got.value, want.value, "value of {what}");
+    assert_eq!(got.dte, want.dte, "dte of {what}");
+    assert_eq!(
+        got.winning_moves, want.winning_moves,
+        "winning moves of {what}"
+    );
+    assert_eq!(got.best_moves, want.best_moves, "optimal moves of {what}");
+    // Both follow the lowest-indexed optimal move at every ply.
+    assert_eq!(got.pv, want.pv, "pv of {what}");
+}
+
+/// split -> solve every unit -> merge equals the direct solve.
+fn check_split(pos: &Position, depth: u32, mode: Mode, name: &str) {
+    let solver = solver(pos.board());
+    let dir = scratch(name);
+    split_and_solve(&solver, pos, depth, mode, &dir);
+    let merged = merge_dir(&dir).unwrap();
+    assert_eq!(merged.mode, mode);
+    assert_eq!(merged.manifest.root, *pos);
+    solver.clear();
+    let direct = solver.analyze(pos, mode).unwrap();
+    same_answer(
+        &merged.analysis,
+        &direct,
+        &format!("{pos} split at depth {depth} in mode {}", mode_name(mode)),
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+fn six() -> &'static Board {
+    Board::new(6, 6).unwrap()
+}
+
+fn c3_6x6() -> Position {
+    Position::start(six(), "c3".parse().unwrap()).unwrap()
+}
+
+#[test]
+fn split_merge_equals_direct_solve_6x6_from_c3() {
+    check_split(&c3_6x6(), 2, Mode::Dte, "c3-d2");
+    check_split(&c3_6x6(), 3, Mode::Dte, "c3-d3");
+}
+
+#[test]
+fn split_merge_equals_direct_solve_in_value_and_winning_modes() {
+    check_split(&c3_6x6(), 2, Mode::Value, "c3-value");
+    check_split(&c3_6x6(), 3, Mode::Winning, "c3-winning");
+}
+
+#[test]
+fn split_merge_equals_direct_solve_6x6_random_positions() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for i in 0..3 {
+        let start = Position::start(six(), "d4".parse().unwrap()).unwrap();
+        let pos = random_line(&start, 3 + 2 * i, &mut seed);
+        check_split(&pos, 2, Mode::Dte, &format!("random-{i}-d2"));
+        check_split(&pos, 3, Mode::Dte, &format!("random-{i}-d3"));
+    }
+}
+
+#[test]
+fn split_merge_equals_direct_solve_7x7_after_nine_plies() {
+    let pos = Position::standard()
+        .play_moves("c3 b2 c2 d3 e4 e5 d5 c4 b4")
+        .unwrap();
+    check_split(&pos, 2, Mode::Dte, "7x7-d2");
+}
+
+#[test]
+fn split_counts_distinct_positions_and_early_ends() {
+    let pos = c3_6x6();
+    let s = split(&pos, 2).unwrap();
+    // 8 first moves, each with 7 replies, minus transpositions and finished games.
+    assert!(s.units.len() <= 56);
+    let mut seen = std::collections::HashSet::new();
+    for u in &s.units {
+        assert!(seen.insert(u.position), "{} listed twice", u.position);
+        assert_eq!(u.path.len(), 2);
+        assert!(!u.position.is_over());
+    }
+    // From b2, a1 is a legal move that ends the game: a finished line, not a unit.
+    let late = c3_6x6().play_moves("b2").unwrap();
+    let s = split(&late, 1).unwrap();
+    assert_eq!(s.finished, 1);
+    assert_eq!(
+        s.units.len() + s.finished,
+        late.legal_moves().len() as usize
+    );
+    assert!(matches!(split(&late, 0), Err(UnitError::BadDepth(0))));
+}
+
+/// A solved 6x6 split at depth 2 in `dir` and its unit files.
+fn solved_split(name: &str) -> (PathBuf, Vec<PathBuf>) {
+    let pos = c3_6x6();
+    let solver = solver(pos.board());
+    let dir = scratch(name);
+    split_and_solve(&solver, &pos, 2, Mode::Dte, &dir);
+    let mut units: Vec<PathBuf> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pos"))
+        .collect();
+    units.sort();
+    assert!(merge_dir(&dir).is_ok());
+    (dir, units)
+}
+
+#[test]
+fn merge_refuses_a_missing_result() {
+    let (dir, units) = solved_split("missing-result");
+    fs::remove_file(result_path(&units[3])).unwrap();
+    let err = merge_dir(&dir).unwrap_err();
+    assert!(
+        matches!(err, UnitError::MissingResult { ref unit } if unit.ends_with("unit-000003.pos"))
+    );
+    assert!(err.to_string().starts_with("missing result"), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merge_refuses_a_duplicated_result() {
+    let (dir, units) = solved_split("duplicate-result");
+    fs::copy(result_path(&units[1]), result_path(&units[2])).unwrap();
+    let err = merge_dir(&dir).unwrap_err();
+    assert!(matches!(err, UnitError::DuplicateResult { .. }), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merge_refuses_a_result_for_another_position() {
+    let (dir, units) = solved_split("wrong-position");
+    let mut r = UnitResult::load(&result_path(&units[0])).unwrap();
+    r.position = Position::start(six(), "d4".parse().unwrap()).unwrap();
+    r.dte = Some(1);
+    r.pv = Some(vec![r.position.legal_moves().first().unwrap()]);
+    fs::write(result_path(&units[0]), r.to_text()).unwrap();
+    // The pv above does not end the game: that is caught as malformed first.
+    assert!(matches!(
+        merge_dir(&dir).unwrap_err(),
+        UnitError::Malformed { .. }
+    ));
+    let solver = solver(six());
+    let other = Unit {
+        root: r.position,
+        path: Vec::new(),
+        position: r.position.play_moves("c3 b2 c2").unwrap(),
+    };
+    solve_unit(&solver, &other, Mode::Dte)
+        .unwrap()
+        .save(&result_path(&units[0]))
+        .unwrap();
+    let err = merge_dir(&dir).unwrap_err();
+    assert!(matches!(err, UnitError::WrongPosition { .. }), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merge_refuses_corrupted_and_stray_files_and_mixed_modes() {
+    let (dir, units) = solved_split("corrupted");
+    let result = result_path(&units[5]);
+    let good = fs::read_to_string(&result).unwrap();
+    for bad in [
+        String::new(),
+        "rastros-unit-result 2\n".to_string(),
+        good.replace("value win", "value draw")
+            .replace("value loss", "value draw"),
+        good.replace("nodes ", "nodes x"),
+        good[..good.len() / 2].to_string(),
+        "\u{0}\u{1}garbage".to_string(),
+    ] {
+        fs::write(&result, &bad).unwrap();
+        let err = merge_dir(&dir).unwrap_err();
+        assert!(matches!(err, UnitError::Malformed { .. }), "{bad:?}: {err}");
+    }
+    fs::write(&result, &good).unwrap();
+
+    // A unit file cut short.
+    let unit_text = fs::read_to_string(&units[4]).unwrap();
+    fs::write(&units[4], &unit_text[..unit_text.len() - 10]).unwrap();
+    assert!(matches!(
+        merge_dir(&dir).unwrap_err(),
+        UnitError::Malformed { .. }
+    ));
+    fs::write(&units[4], &unit_text).unwrap();
+
+    // A result whose unit is gone.
+    fs::write(dir.join("unit-999999.pos.result"), &good).unwrap();
+    assert!(matches!(
+        merge_dir(&dir).unwrap_err(),
+        UnitError::StrayResult(_)
+    ));
+    fs::remove_file(dir.join("unit-999999.pos.result")).unwrap();
+
+    // A unit listed twice.
+    fs::copy(&units[0], dir.join("unit-000900.pos")).unwrap();
+    assert!(matches!(
+        merge_dir(&dir).unwrap_err(),
+        UnitError::DuplicateUnit { .. }
+    ));
+    fs::remove_file(dir.join("unit-000900.pos")).unwrap();
+
+    // A unit removed with its result.
+    fs::remove_file(result_path(&units[7])).unwrap();
+    let unit7 = fs::read(&units[7]).unwrap();
+    fs::remove_file(&units[7]).unwrap();
+    assert!(matches!(
+        merge_dir(&dir).unwrap_err(),
+        UnitError::MissingUnit { .. }
+    ));
+    fs::write(&units[7], unit7).unwrap();
+
+    // One unit solved in another mode.
+    let solver = solver(six());
+    let unit = Unit::load(&units[7]).unwrap();
+    solve_unit(&solver, &unit, Mode::Value)
+        .unwrap()
+        .save(&result_path(&units[7]))
+        .unwrap();
+    let err = merge_dir(&dir).unwrap_err();
+    assert!(matches!(err, UnitError::ModeMismatch { .. }), "{err}");
+    solve_unit(&solver, &unit, Mode::Dte)
+        .unwrap()
+        .save(&result_path(&units[7]))
+        .unwrap();
+    assert!(merge_dir(&dir).is_ok());
+
+    // No manifest; a second split into the same directory.
+    let s = split(&c3_6x6(), 2).unwrap();
+    assert!(matches!(
+        write_split(&dir, &s, None, Vec::new()),
+        Err(UnitError::NotEmpty(_))
+    ));
+    fs::remove_file(dir.join("split.txt")).unwrap();
+    assert!(matches!(
+        merge_dir(&dir).unwrap_err(),
+        UnitError::NoManifest(_)
+    ));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The uninterrupted root-by-root answer equals `analyze`, and one stopped after `k` root
+/// moves and resumed from its checkpoint file equals both.
+fn check_resume(pos: &Position, mode: Mode, k: usize, name: &str) {
+    let solver = solver(pos.board());
+    let direct = solver.analyze(pos, mode).unwrap();
+    solver.clear();
+    let mut whole = RootSolver::new(&solver, pos, mode).unwrap();
+    whole.run(None).unwrap();
+    let whole = whole.finish().unwrap();
+    same_answer(&whole, &direct, &format!("{pos} root by root"));
+
+    let dir = scratch(name);
+    fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("checkpoint.json");
+    solver.clear();
+    {
+        let mut first = RootSolver::create(&solver, pos, mode, &file).unwrap();
+        assert_eq!(first.run(Some(k)).unwrap(), k);
+        assert_eq!(first.done(), k);
+        assert!(matches!(first.finish(), Err(RootsError::Incomplete { .. })));
+    }
+    // The first session is gone, and so is its table.
+    solver.clear();
+    let saved = Checkpoint::load(&file).unwrap();
+    assert_eq!(saved.done.len(), k);
+    let mut second = RootSolver::resume(&solver, pos, mode, &file).unwrap();
+    assert_eq!(second.done(), k);
+    let ran = second.run(None).unwrap();
+    assert_eq!(k + ran, second.total());
+    let resumed = second.finish().unwrap();
+    same_answer(
+        &resumed,
+        &direct,
+        &format!("{pos} resumed after {k} root moves"),
+    );
+    // The finished checkpoint resumes straight to the answer.
+    let mut third = RootSolver::resume(&solver, pos, mode, &file).unwrap();
+    assert!(third.step().unwrap().is_none());
+    same_answer(&third.finish().unwrap(), &direct, "a finished checkpoint");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn interrupted_and_resumed_root_solve_equals_uninterrupted() {
+    check_resume(&c3_6x6(), Mode::Dte, 3, "resume-c3");
+    let mut seed = 7u64;
+    let pos = random_line(&c3_6x6(), 4, &mut seed);
+    check_resume(&pos, Mode::Dte, 1, "resume-random");
+    check_resume(&c3_6x6(), Mode::Winning, 4, "resume-winning");
+    let pos = Position::standard()
+        .play_moves("c3 b2 c2 d3 e4 e5 d5 c4")
+        .unwrap();
+    check_resume(&pos, Mode::Dte, 2, "resume-7x7");
+}
+
+#[test]
+fn root_solve_in_value_mode_stops_at_a_winning_move() {
+    let pos = c3_6x6();
+    let solver = solver(pos.board());
+    let mut roots = RootSolver::new(&solver, &pos, Mode::Value).unwrap();
+    roots.run(None).unwrap();
+    assert!(roots.done() <= roots.total());
+    let a = roots.finish().unwrap();
+    assert_eq!(a.value, solver.value(&pos).unwrap());
+    assert_eq!(
+        (a.dte, a.winning_moves, a.best_moves, a.pv),
+        (None, None, None, None)
+    );
+}
+
+#[test]
+fn checkpoints_for_another_position_or_mode_or_corrupted_are_refused() {
+    let pos = c3_6x6();
+    let solver = solver(pos.board());
+    let dir = scratch("checkpoint-errors");
+    fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cp.json");
+    let mut roots = RootSolver::create(&solver, &pos, Mode::Dte, &file).unwrap();
+    roots.run(Some(2)).unwrap();
+    assert!(matches!(
+        RootSolver::create(&solver, &pos, Mode::Dte, &file),
+        Err(RootsError::Checkpoint(CheckpointError::Exists(_)))
+    ));
+    let other = pos.play_moves("d4 e5").unwrap();
+    let err = RootSolver::resume(&solver, &other, Mode::Dte, &file).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            RootsError::Checkpoint(CheckpointError::PositionMismatch { .. })
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("is a checkpoint for the position"));
+    assert!(matches!(
+        RootSolver::resume(&solver, &pos, Mode::Winning, &file),
+        Err(RootsError::Checkpoint(CheckpointError::ModeMismatch { .. }))
+    ));
+    let good = fs::read_to_string(&file).unwrap();
+    for bad in [
+        String::new(),
+        good[..good.len() / 2].to_string(),
+        good.replace("rastros-checkpoint 1", "rastros-checkpoint 9"),
+        good.replace("\"win\"", "\"draw\"")
+            .replace("\"loss\"", "\"draw\""),
+        good.replace("\"mode\":\"dte\"", "\"mode\":\"fast\""),
+    ] {
+        fs::write(&file, &bad).unwrap();
+        let err = RootSolver::resume(&solver, &pos, Mode::Dte, &file).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                RootsError::Checkpoint(CheckpointError::Malformed { .. })
+            ),
+            "{bad:?}: {err}"
+        );
+    }
+    assert!(matches!(
+        RootSolver::resume(&solver, &pos, Mode::Dte, &dir.join("absent.json")),
+        Err(RootsError::Checkpoint(CheckpointError::Io { .. }))
+    ));
+    fs::remove_dir_all(&dir).unwrap();
+}
