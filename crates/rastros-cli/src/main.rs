@@ -44,6 +44,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    restore_broken_pipe_default();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(a) => cmd::perft::run(a),
@@ -63,5 +64,17 @@ fn main() -> ExitCode {
             eprintln!("rastros: error: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Output piped into a reader that stops early (`rastros split ... | head -1`) should end
+/// the program quietly, as for any Unix tool, not make `println!` panic: restore the
+/// default action of SIGPIPE, which the Rust runtime sets to "ignore".
+fn restore_broken_pipe_default() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any thread exists; SIG_DFL is a valid
+    // disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
