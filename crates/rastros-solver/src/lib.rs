@@ -9,14 +9,17 @@
 //! - [`units`]: splitting a solve into work units for many machines, and merging.
 #![deny(missing_docs)]
 
+pub mod book;
 pub mod parallel;
 pub mod roots;
 pub mod score;
 mod search;
 pub mod solver;
+pub mod survey;
 pub mod table;
 pub mod units;
 
+pub use book::{Book, BookBuilder, BookEntry, BookError, BookHit, ProbeError};
 pub use roots::{Checkpoint, CheckpointError, RootMove, RootSolver, RootsError};
 pub use score::{Score, Value, MATE};
 pub use search::{canonical, Orientation, Stats};

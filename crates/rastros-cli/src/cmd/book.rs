@@ -1,14 +1,421 @@
-//! `rastros book` (being written).
+//! `rastros book`: build, probe, export, import and describe opening books.
+//!
+//! `rastros book --depth N --out FILE` (no subcommand) is `rastros book build`.
 
-use clap::Args;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-use crate::args::CliError;
+use clap::{Args, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use rastros_core::{BoardSize, Cell, Position};
+use rastros_solver::book::{
+    checkpoint_path, export, Book, BookBuilder, BuildOutcome, BuildProgress, Strategy,
+};
+use rastros_solver::Value;
+use serde_json::json;
+
+use crate::args::{CliError, SearchArgs};
+use crate::report::names;
 
 /// Arguments of `rastros book`.
 #[derive(Debug, Args)]
-pub struct BookArgs {}
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct BookArgs {
+    #[command(subcommand)]
+    command: Option<BookCommand>,
+    #[command(flatten)]
+    build: BuildArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum BookCommand {
+    /// Build a book of every position within N plies of the start (the default).
+    Build(BuildArgs),
+    /// Look a position up: value, distance to the end and optimal moves.
+    Probe(ProbeArgs),
+    /// Write a book as JSON lines or CSV.
+    Export(ExportArgs),
+    /// Read a JSON lines export back into a book file.
+    Import(ImportArgs),
+    /// Check a book file and describe it: board, start, depth, entries per ply.
+    Info(InfoArgs),
+}
+
+/// How the entries are computed.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum StrategyArg {
+    /// Search the last ply only and derive the rest from it (fastest).
+    Retrograde,
+    /// Search every position, deepest first.
+    DeepestFirst,
+    /// Search every position, shallowest first.
+    ShallowestFirst,
+}
+
+#[derive(Debug, Args)]
+struct BuildArgs {
+    /// Board size WxH.
+    #[arg(long, default_value = "7x7")]
+    board: BoardSize,
+    /// Start cell of the snail (default: the centre).
+    #[arg(long)]
+    start: Option<Cell>,
+    /// Plies from the start the book covers.
+    #[arg(long, required = true)]
+    depth: Option<u32>,
+    /// The book file to write; the build checkpoints to FILE.ckpt and resumes from it.
+    #[arg(long, required = true)]
+    out: Option<PathBuf>,
+    /// Discard an existing checkpoint instead of resuming from it.
+    #[arg(long)]
+    restart: bool,
+    /// How the entries are computed.
+    #[arg(long, value_enum, default_value = "retrograde")]
+    strategy: StrategyArg,
+    /// Stop (as if interrupted) after searching this many positions (for testing resume).
+    #[arg(long, hide = true)]
+    stop_after: Option<usize>,
+    /// Print a JSON summary instead of text.
+    #[arg(long)]
+    json: bool,
+    /// --threads is the number of build workers; each search runs on one of them.
+    #[command(flatten)]
+    search: SearchArgs,
+}
+
+#[derive(Debug, Args)]
+struct ProbeArgs {
+    /// The book file.
+    file: PathBuf,
+    /// Moves played from the book's start, separated by spaces or commas.
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Probe this position (one-line text form) instead of the start; --moves are played
+    /// from it.
+    #[arg(long)]
+    position: Option<Position>,
+    /// Print one JSON object {"value","dte","best_moves"} instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Format {
+    /// JSON lines: a header line, then one object an entry.
+    Jsonl,
+    /// Comma-separated values with a header row.
+    Csv,
+}
+
+#[derive(Debug, Args)]
+struct ExportArgs {
+    /// The book file.
+    file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "jsonl")]
+    format: Format,
+    /// Only entries at most this many plies from the start.
+    #[arg(long)]
+    max_ply: Option<u32>,
+    /// Write here instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct ImportArgs {
+    /// A JSON lines export.
+    file: PathBuf,
+    /// The book file to write.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+struct InfoArgs {
+    /// The book file.
+    file: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
 
 /// Runs `rastros book`.
-pub fn run(_args: BookArgs) -> Result<(), CliError> {
-    Err(CliError("`rastros book` is not available yet".into()))
+pub fn run(args: BookArgs) -> Result<(), CliError> {
+    match args.command {
+        None => build(args.build),
+        Some(BookCommand::Build(a)) => build(a),
+        Some(BookCommand::Probe(a)) => probe(a),
+        Some(BookCommand::Export(a)) => export_book(a),
+        Some(BookCommand::Import(a)) => import(a),
+        Some(BookCommand::Info(a)) => info(a),
+    }
+}
+
+/// Progress of a build on stderr: a bar on a terminal, a line every 30 seconds otherwise
+/// (for logs).
+struct BuildDisplay {
+    bar: Mutex<Option<ProgressBar>>,
+    terminal: bool,
+    clock: Instant,
+    last_line: Mutex<Instant>,
+}
+
+impl BuildDisplay {
+    fn new() -> BuildDisplay {
+        BuildDisplay {
+            bar: Mutex::new(None),
+            terminal: std::io::stderr().is_terminal(),
+            clock: Instant::now(),
+            last_line: Mutex::new(Instant::now()),
+        }
+    }
+
+    fn say(&self, text: &str) {
+        match self.bar.lock().expect("no panics").as_ref() {
+            Some(bar) if self.terminal => bar.println(text),
+            _ => eprintln!("[{:>7.1}s] {text}", self.clock.elapsed().as_secs_f64()),
+        }
+    }
+
+    fn event(&self, p: BuildProgress) {
+        match p {
+            BuildProgress::Enumerated { ply, positions } => {
+                self.say(&format!("ply {ply}: {positions} new positions"));
+            }
+            BuildProgress::Searching { done, total } => {
+                self.say(&format!(
+                    "searching {total} positions ({done} already in the checkpoint)"
+                ));
+                let bar = ProgressBar::new(total as u64);
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{elapsed_precise} [{bar:40}] {pos}/{len} positions, {per_sec}, eta {eta}",
+                    )
+                    .expect("valid template")
+                    .progress_chars("=> "),
+                );
+                bar.set_position(done as u64);
+                if !self.terminal {
+                    bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+                }
+                *self.bar.lock().expect("no panics") = Some(bar);
+            }
+            BuildProgress::Searched { done, total } => {
+                if let Some(bar) = self.bar.lock().expect("no panics").as_ref() {
+                    bar.set_position(done as u64);
+                }
+                if !self.terminal {
+                    let mut last = self.last_line.lock().expect("no panics");
+                    if last.elapsed() >= Duration::from_secs(30) || done == total {
+                        *last = Instant::now();
+                        eprintln!(
+                            "[{:>7.1}s] searched {done} of {total} positions",
+                            self.clock.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            }
+            BuildProgress::Deriving { total } => {
+                if let Some(bar) = self.bar.lock().expect("no panics").take() {
+                    bar.finish_and_clear();
+                }
+                self.say(&format!("deriving {total} positions from their children"));
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.bar.lock().expect("no panics").take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn build(args: BuildArgs) -> Result<(), CliError> {
+    let (Some(depth), Some(out)) = (args.depth, args.out) else {
+        return Err(CliError("book build needs --depth and --out".into()));
+    };
+    let board = args.board.0;
+    let start = match args.start {
+        Some(cell) => Position::start(board, cell)?,
+        None => Position::centre(board)?,
+    };
+    let ckpt = checkpoint_path(&out);
+    if args.restart && ckpt.exists() {
+        std::fs::remove_file(&ckpt)?;
+    }
+    // Every search runs on one worker thread; the workers share the solver's table.
+    let solver = SearchArgs {
+        threads: 1,
+        hash_mb: args.search.hash_mb,
+        no_matching: args.search.no_matching,
+    }
+    .solver(board)?;
+    let strategy = match args.strategy {
+        StrategyArg::Retrograde => Strategy::Retrograde,
+        StrategyArg::DeepestFirst => Strategy::SearchDeepestFirst,
+        StrategyArg::ShallowestFirst => Strategy::SearchShallowestFirst,
+    };
+    let builder = BookBuilder::new(start, depth)
+        .workers(args.search.threads)
+        .strategy(strategy)
+        .output(&out)
+        .stop_after(args.stop_after);
+    let display = BuildDisplay::new();
+    let clock = Instant::now();
+    let outcome = builder.run(&solver, &|p| display.event(p));
+    display.finish();
+    let seconds = clock.elapsed().as_secs_f64();
+    match outcome? {
+        BuildOutcome::Finished(book) => {
+            let bytes = std::fs::metadata(&out)?.len();
+            if args.json {
+                println!(
+                    "{}",
+                    json!({
+                        "file": out.display().to_string(),
+                        "board": board.to_string(),
+                        "start": board.cell(start.snail()).to_string(),
+                        "depth": depth,
+                        "entries": book.len(),
+                        "bytes": bytes,
+                        "seconds": seconds,
+                    })
+                );
+            } else {
+                println!(
+                    "wrote {}: {board} from {}, depth {depth}, {} entries, {bytes} bytes, {seconds:.1} s",
+                    out.display(),
+                    board.cell(start.snail()),
+                    book.len()
+                );
+            }
+            Ok(())
+        }
+        BuildOutcome::Stopped {
+            done,
+            remaining,
+            interrupted,
+            ..
+        } => Err(CliError(format!(
+            "{}: {done} positions are saved in {}, {remaining} remain; run the same command \
+             again to resume",
+            if interrupted {
+                "interrupted"
+            } else {
+                "stopped"
+            },
+            ckpt.display()
+        ))),
+    }
+}
+
+fn probe(args: ProbeArgs) -> Result<(), CliError> {
+    let book = Book::open(&args.file)?;
+    let board = book.board();
+    let from = match args.position {
+        Some(p) => p,
+        None => book.start(),
+    };
+    let pos = from.play_moves(&args.moves)?;
+    let hit = book.probe(&pos)?;
+    let best: Vec<String> = hit
+        .best_moves
+        .iter()
+        .map(|&c| board.cell(c).to_string())
+        .collect();
+    if args.json {
+        println!(
+            "{}",
+            json!({"value": hit.value.as_str(), "dte": hit.dte, "best_moves": best})
+        );
+    } else {
+        print!("{}", pos.diagram());
+        println!("position      {pos}");
+        println!("to move       player {}", pos.side_to_move());
+        println!("value         {} in {} plies", hit.value, hit.dte);
+        println!("optimal moves {}", names(board, &hit.best_moves));
+    }
+    Ok(())
+}
+
+fn export_book(args: ExportArgs) -> Result<(), CliError> {
+    let book = Book::open(&args.file)?;
+    let mut out: Box<dyn Write> = match &args.out {
+        Some(path) => Box::new(BufWriter::new(File::create(path)?)),
+        None => Box::new(BufWriter::new(std::io::stdout().lock())),
+    };
+    match args.format {
+        Format::Jsonl => export::write_jsonl(&book, args.max_ply, &mut out)?,
+        Format::Csv => export::write_csv(&book, args.max_ply, &mut out)?,
+    };
+    out.flush()?;
+    Ok(())
+}
+
+fn import(args: ImportArgs) -> Result<(), CliError> {
+    let mut input = BufReader::new(File::open(&args.file)?);
+    let book = export::read_jsonl(&mut input)?;
+    book.save(&args.out)?;
+    println!(
+        "wrote {}: {} entries, depth {}",
+        args.out.display(),
+        book.len(),
+        book.depth()
+    );
+    Ok(())
+}
+
+fn info(args: InfoArgs) -> Result<(), CliError> {
+    let bytes = std::fs::read(&args.file)?;
+    let book = Book::from_bytes(&bytes)?;
+    let board = book.board();
+    let mut per_ply = vec![[0u64; 2]; book.depth() as usize + 1];
+    for e in book.entries() {
+        per_ply[e.ply as usize][usize::from(e.value == Value::Win)] += 1;
+    }
+    let start = book.probe(&book.start()).ok();
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "file": args.file.display().to_string(),
+                "version": rastros_solver::book::VERSION,
+                "board": board.to_string(),
+                "start": board.cell(book.start().snail()).to_string(),
+                "depth": book.depth(),
+                "entries": book.len(),
+                "bytes": bytes.len(),
+                "start_value": start.as_ref().map(|h| h.value.as_str()),
+                "start_dte": start.as_ref().map(|h| h.dte),
+                "entries_per_ply": per_ply.iter().map(|[l, w]| l + w).collect::<Vec<_>>(),
+                "wins_per_ply": per_ply.iter().map(|[_, w]| w).collect::<Vec<_>>(),
+            })
+        );
+    } else {
+        println!("file          {}", args.file.display());
+        println!("format        version {}", rastros_solver::book::VERSION);
+        println!("board         {board}");
+        println!("start         {}", board.cell(book.start().snail()));
+        println!("depth         {}", book.depth());
+        println!("entries       {}", book.len());
+        println!("bytes         {}", bytes.len());
+        if let Some(h) = &start {
+            println!(
+                "start value   {} in {} (optimal: {})",
+                h.value,
+                h.dte,
+                names(board, &h.best_moves)
+            );
+        }
+        println!("ply  entries  side to move wins");
+        for (ply, [l, w]) in per_ply.iter().enumerate() {
+            println!("{ply:>3}  {:>7}  {w:>7}", l + w);
+        }
+    }
+    Ok(())
 }

@@ -65,6 +65,10 @@ pub struct PlayArgs {
     /// Worker threads of the solver (0 = one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Opening book for the perfect engine (default: tables/7x7-d4.book when it exists and
+    /// fits the board); positions beyond it go to the solver.
+    #[arg(long)]
+    book: Option<std::path::PathBuf>,
 }
 
 /// Arguments of `rastros rules`.
@@ -99,7 +103,11 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         threads: args.threads,
         ..SolverConfig::default()
     };
-    let oracle = Oracle::solver_only(Solver::new(board, config)?);
+    let solver = Solver::new(board, config)?;
+    let oracle = match opening_book(args.book.as_deref(), board)? {
+        Some(book) => Oracle::new(solver, Box::new(BookScores(book))),
+        None => Oracle::solver_only(solver),
+    };
     let seed = args.seed.unwrap_or_else(clock_seed);
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
@@ -466,6 +474,50 @@ fn levels_help(lang: Lang) -> String {
         out.push(line);
     }
     out.join("\n")
+}
+
+/// The book named on the command line (an error if it cannot be read), or the project's
+/// 7x7 book when it is there and fits the board.
+fn opening_book(
+    path: Option<&std::path::Path>,
+    board: &'static rastros_core::Board,
+) -> Result<Option<rastros_solver::Book>, CliError> {
+    match path {
+        Some(p) => Ok(Some(rastros_solver::Book::open_for(p, board)?)),
+        None => Ok(rastros_solver::Book::open_for(DEFAULT_BOOK, board).ok()),
+    }
+}
+
+/// Where `rastros play` looks for a book when none is named.
+const DEFAULT_BOOK: &str = "tables/7x7-d4.book";
+
+/// Move scores from an opening book: every child of a position less deep than the book is
+/// in it (or finished), so its exact score is a lookup.
+struct BookScores(rastros_solver::Book);
+
+impl engine::KnownScores for BookScores {
+    fn move_scores(&self, pos: &Position) -> Option<Vec<(u8, rastros_solver::Score)>> {
+        if pos.ply() >= self.0.depth() {
+            return None;
+        }
+        pos.legal_moves()
+            .iter()
+            .map(|to| {
+                let child = pos.play_index(to).ok()?;
+                let score = match rastros_solver::terminal_score(&child) {
+                    Some(s) => s,
+                    None => {
+                        let hit = self.0.probe(&child).ok()?;
+                        rastros_solver::Score {
+                            value: hit.value,
+                            dte: hit.dte,
+                        }
+                    }
+                };
+                Some((to, score.parent()))
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]

@@ -1,14 +1,204 @@
-//! `rastros survey` (being written).
+//! `rastros survey`: the value and distance to the end of every start cell of a range of
+//! board sizes, written as `survey.csv` and `survey.md`.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rastros_core::{Board, BoardSize, Cell};
+use rastros_solver::survey::{self, SurveyConfig, SurveyRow};
+use rastros_solver::SolverConfig;
+use serde_json::json;
 
-use crate::args::CliError;
+use crate::args::{CliError, SearchArgs};
 
 /// Arguments of `rastros survey`.
 #[derive(Debug, Args)]
-pub struct SurveyArgs {}
+pub struct SurveyArgs {
+    /// Only boards of at most this many cells.
+    #[arg(long, default_value_t = 64)]
+    max_cells: u32,
+    /// Shortest side.
+    #[arg(long, default_value_t = 3)]
+    min_side: u32,
+    /// Longest side.
+    #[arg(long, default_value_t = 7)]
+    max_side: u32,
+    /// Survey these boards instead (comma-separated, like 8x8,7x8).
+    #[arg(long, value_delimiter = ',')]
+    boards: Vec<BoardSize>,
+    /// Only these start cells (comma-separated, like d4,e5); default: every cell but the
+    /// goals.
+    #[arg(long, value_delimiter = ',')]
+    starts: Vec<Cell>,
+    /// Give up on a start position after this many seconds (it is then left out of the
+    /// CSV and drawn as `?`).
+    #[arg(long)]
+    time_limit: Option<f64>,
+    /// Directory for survey.csv and survey.md.
+    #[arg(long, default_value = ".")]
+    out: PathBuf,
+    /// Keep the rows already in DIR/survey.csv, replacing those surveyed again.
+    #[arg(long)]
+    merge: bool,
+    /// Print the rows as JSON on standard output as well.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    search: SearchArgs,
+}
 
 /// Runs `rastros survey`.
-pub fn run(_args: SurveyArgs) -> Result<(), CliError> {
-    Err(CliError("`rastros survey` is not available yet".into()))
+pub fn run(args: SurveyArgs) -> Result<(), CliError> {
+    let boards: Vec<&'static Board> = if args.boards.is_empty() {
+        survey::boards(args.min_side, args.max_side, args.max_cells)
+    } else {
+        args.boards.iter().map(|b| b.0).collect()
+    };
+    let mut plan: Vec<(&'static Board, Vec<u8>)> = Vec::new();
+    for &board in &boards {
+        let starts = if args.starts.is_empty() {
+            survey::start_cells(board)
+        } else {
+            let mut cells = Vec::new();
+            for &c in &args.starts {
+                // Start cells off a board or on its goals are skipped for that board.
+                if let Ok(i) = board.index(c) {
+                    if !board.goals().has(i) {
+                        cells.push(i);
+                    }
+                }
+            }
+            cells
+        };
+        if !starts.is_empty() {
+            plan.push((board, starts));
+        }
+    }
+    let total: usize = plan.iter().map(|(_, s)| s.len()).sum();
+    if total == 0 {
+        return Err(CliError("no board and start cell to survey".into()));
+    }
+    let csv_path = args.out.join("survey.csv");
+    let md_path = args.out.join("survey.md");
+    let old = if args.merge && csv_path.exists() {
+        survey::parse_csv(&std::fs::read_to_string(&csv_path)?)?
+    } else {
+        Vec::new()
+    };
+
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&interrupt);
+    let _ = ctrlc::set_handler(move || flag.store(true, Relaxed));
+    let config = SurveyConfig {
+        solver: SolverConfig {
+            hash_mb: args.search.hash_mb as usize,
+            threads: args.search.threads,
+            matching: !args.search.no_matching,
+            ..SolverConfig::default()
+        },
+        time_limit: args.time_limit.map(Duration::from_secs_f64),
+    };
+    let terminal = std::io::stderr().is_terminal();
+    let bar = if terminal {
+        ProgressBar::new(total as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let clock = Instant::now();
+    let mut rows: Vec<SurveyRow> = Vec::new();
+    for (board, starts) in &plan {
+        bar.set_message(format!("{board}"));
+        let result = survey::survey_board(board, starts, &config, &interrupt, &mut |row| {
+            bar.inc(1);
+            let text = match row.score {
+                Some(s) => format!(
+                    "{board} {}: {} in {} ({:.2} s)",
+                    row.start_name(),
+                    s.value,
+                    s.dte,
+                    row.seconds
+                ),
+                None => format!(
+                    "{board} {}: not finished within {:.0} s",
+                    row.start_name(),
+                    row.seconds
+                ),
+            };
+            if terminal {
+                bar.println(text);
+            } else {
+                eprintln!("[{:>7.1}s] {text}", clock.elapsed().as_secs_f64());
+            }
+        });
+        match result {
+            Ok(r) => rows.extend(r),
+            Err(survey::SurveyError::Interrupted) => {
+                bar.finish_and_clear();
+                write_files(&args, &old, &rows)?;
+                return Err(CliError(format!(
+                    "interrupted: the {} positions finished so far are in {}",
+                    rows.len(),
+                    csv_path.display()
+                )));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    bar.finish_and_clear();
+    write_files(&args, &old, &rows)?;
+    if args.json {
+        let list: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                json!({
+                    "width": r.width,
+                    "height": r.height,
+                    "start": r.start_name(),
+                    "value": r.score.map(|s| s.value.as_str()),
+                    "dte": r.score.map(|s| s.dte),
+                    "seconds": r.seconds,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::Value::Array(list));
+    } else {
+        let unfinished = rows.iter().filter(|r| r.score.is_none()).count();
+        println!(
+            "surveyed {} start positions on {} boards in {:.1} s ({unfinished} unfinished); wrote {} and {}",
+            rows.len(),
+            plan.len(),
+            clock.elapsed().as_secs_f64(),
+            csv_path.display(),
+            md_path.display()
+        );
+    }
+    Ok(())
+}
+
+fn write_files(args: &SurveyArgs, old: &[SurveyRow], rows: &[SurveyRow]) -> Result<(), CliError> {
+    let all = survey::merge(old, rows);
+    std::fs::create_dir_all(&args.out)?;
+    std::fs::write(args.out.join("survey.csv"), survey::to_csv(&all))?;
+    let preamble = "# Survey of board sizes\n\n\
+         Value and distance to the end (DTE, in plies) of the start position for player 1 \
+         moving first, for every start cell that is not a goal. `W 7`: player 1 wins in 7 \
+         plies from that cell; `L 8`: player 1 loses in 8; `G1`/`G2`: player 1's and player \
+         2's goal; `?`: not finished within the time limit; `·`: not surveyed. Top rank \
+         first, file `a` on the left. Produced by `rastros survey`; the same rows are in \
+         `survey.csv`.\n\n";
+    std::fs::write(
+        args.out.join("survey.md"),
+        survey::to_markdown(&all, preamble),
+    )?;
+    Ok(())
 }

@@ -1,0 +1,263 @@
+//! `rastros book` and `rastros survey` from the outside: probe --json, exit codes and
+//! messages for books that do not cover a position or are damaged, export and import,
+//! resuming a stopped build, and the survey files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn rastros(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rastros"))
+        .args(args)
+        .output()
+        .expect("the rastros binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = rastros(args);
+    assert!(
+        out.status.success(),
+        "rastros {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs a command that must fail with exit code 2; returns its stderr.
+fn fails(args: &[&str]) -> String {
+    let out = rastros(args);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "rastros {args:?} should fail with code 2"
+    );
+    String::from_utf8(out.stderr).unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rastros-cli-book-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn build(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let out = dir.join(name);
+    let mut args = vec![
+        "book",
+        "--board",
+        "5x5",
+        "--depth",
+        "4",
+        "--out",
+        s(&out),
+        "--hash-mb",
+        "8",
+    ];
+    args.extend_from_slice(extra);
+    ok(&args);
+    out
+}
+
+#[test]
+fn probe_json_agrees_with_solve() {
+    let dir = temp_dir("probe");
+    let book = build(&dir, "b.book", &[]);
+    for moves in ["", "b2", "b2 c2", "d4 d5 c4"] {
+        let probe: serde_json::Value = serde_json::from_str(&ok(&[
+            "book",
+            "probe",
+            s(&book),
+            "--moves",
+            moves,
+            "--json",
+        ]))
+        .unwrap();
+        let keys: Vec<&String> = probe.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["best_moves", "dte", "value"]);
+        let solve: serde_json::Value = serde_json::from_str(&ok(&[
+            "solve",
+            "--board",
+            "5x5",
+            "--moves",
+            moves,
+            "--json",
+            "--hash-mb",
+            "8",
+        ]))
+        .unwrap();
+        for key in ["value", "dte", "best_moves"] {
+            assert_eq!(probe[key], solve[key], "{key} after '{moves}'");
+        }
+    }
+    // The subcommand spelling builds the same file.
+    let again = dir.join("again.book");
+    ok(&[
+        "book",
+        "build",
+        "--board",
+        "5x5",
+        "--depth",
+        "4",
+        "--out",
+        s(&again),
+        "--hash-mb",
+        "8",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(
+        std::fs::read(&book).unwrap(),
+        std::fs::read(&again).unwrap()
+    );
+    let info: serde_json::Value =
+        serde_json::from_str(&ok(&["book", "info", s(&book), "--json"])).unwrap();
+    assert_eq!(info["depth"], 4);
+    assert_eq!(info["board"], "5x5");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn positions_the_book_does_not_cover_and_damaged_books_fail_clearly() {
+    let dir = temp_dir("errors");
+    let book = build(&dir, "b.book", &[]);
+    let err = fails(&[
+        "book",
+        "probe",
+        s(&book),
+        "--moves",
+        "b2 b3 c4 d4 e4",
+        "--json",
+    ]);
+    assert!(err.contains("beyond the book's depth of 4"), "{err}");
+    let err = fails(&["book", "probe", s(&book), "--moves", "b2 a1"]);
+    assert!(err.contains("game is already over"), "{err}");
+
+    let bytes = std::fs::read(&book).unwrap();
+    let corrupt = dir.join("corrupt.book");
+    let mut b = bytes.clone();
+    b[bytes.len() / 2] ^= 0x10;
+    std::fs::write(&corrupt, &b).unwrap();
+    let err = fails(&["book", "probe", s(&corrupt), "--json"]);
+    assert!(err.contains("corrupted book"), "{err}");
+
+    let truncated = dir.join("truncated.book");
+    std::fs::write(&truncated, &bytes[..bytes.len() - 5]).unwrap();
+    let err = fails(&["book", "info", s(&truncated)]);
+    assert!(err.contains("truncated book"), "{err}");
+
+    let mut b = bytes.clone();
+    b[8] = 9;
+    std::fs::write(&corrupt, &b).unwrap();
+    let err = fails(&["book", "export", s(&corrupt)]);
+    assert!(err.contains("unsupported book format version 9"), "{err}");
+
+    let err = fails(&["book", "probe", s(&dir.join("missing.book"))]);
+    assert!(err.contains("book i/o"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn export_import_and_resume() {
+    let dir = temp_dir("roundtrip");
+    let book = build(&dir, "b.book", &[]);
+    let jsonl = dir.join("b.jsonl");
+    ok(&[
+        "book",
+        "export",
+        s(&book),
+        "--format",
+        "jsonl",
+        "--out",
+        s(&jsonl),
+    ]);
+    let back = dir.join("back.book");
+    ok(&["book", "import", s(&jsonl), "--out", s(&back)]);
+    assert_eq!(std::fs::read(&book).unwrap(), std::fs::read(&back).unwrap());
+    let csv = ok(&[
+        "book",
+        "export",
+        s(&book),
+        "--format",
+        "csv",
+        "--max-ply",
+        "1",
+    ]);
+    assert_eq!(
+        csv.lines().count(),
+        1 + 1 + 5,
+        "header, the start and its 5 first moves"
+    );
+
+    // Stopped twice, then finished: the same file as the uninterrupted build.
+    let resumed = dir.join("resumed.book");
+    for _ in 0..2 {
+        let args = vec![
+            "book",
+            "--board",
+            "5x5",
+            "--depth",
+            "4",
+            "--out",
+            s(&resumed),
+            "--hash-mb",
+            "8",
+            "--stop-after",
+            "100",
+        ];
+        let err = fails(&args);
+        assert!(
+            err.contains("run the same command again to resume"),
+            "{err}"
+        );
+    }
+    assert!(dir.join("resumed.book.ckpt").exists());
+    build(&dir, "resumed.book", &[]);
+    assert!(!dir.join("resumed.book.ckpt").exists());
+    assert_eq!(
+        std::fs::read(&book).unwrap(),
+        std::fs::read(&resumed).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn survey_writes_and_merges_its_files() {
+    let dir = temp_dir("survey");
+    ok(&[
+        "survey",
+        "--max-side",
+        "4",
+        "--out",
+        s(&dir),
+        "--hash-mb",
+        "8",
+    ]);
+    let csv = std::fs::read_to_string(dir.join("survey.csv")).unwrap();
+    assert_eq!(csv.lines().next(), Some("width,height,start,value,dte"));
+    // 3x3, 3x4, 4x3 and 4x4 without their goals.
+    assert_eq!(csv.lines().count(), 1 + 7 + 10 + 10 + 14);
+    assert!(csv.contains("\n3,3,b2,win,1\n"));
+    let md = std::fs::read_to_string(dir.join("survey.md")).unwrap();
+    assert!(md.contains("### 4x4"));
+    // Add one 5x5 start cell to what is there.
+    ok(&[
+        "survey",
+        "--boards",
+        "5x5",
+        "--starts",
+        "c3",
+        "--merge",
+        "--out",
+        s(&dir),
+        "--hash-mb",
+        "8",
+    ]);
+    let csv = std::fs::read_to_string(dir.join("survey.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 41 + 1);
+    assert!(csv.ends_with("5,5,c3,win,17\n"), "{csv}");
+    let _ = std::fs::remove_dir_all(dir);
+}

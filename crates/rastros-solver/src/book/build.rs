@@ -1,0 +1,718 @@
+//! Building a book: enumerate the canonical positions ply by ply, solve them in parallel
+//! with one shared [`Solver`], checkpoint finished entries to disk as they come, and write
+//! the sorted book at the end.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use dashmap::{DashMap, DashSet};
+use rastros_core::{Bitboard, Board, Player, Position};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::format::{encode, RawEntry, ENTRY_LEN};
+use super::{Book, BookEntry, BookError};
+use crate::score::Score;
+use crate::search::canonical;
+use crate::solver::{terminal_score, SolveError, Solver};
+use crate::table::Key;
+
+/// The position a canonical key stands for: player 1 to move, the snail on the key's
+/// snail cell, every cell outside the key's region slimed. It has the value, distance to
+/// the end and moves of every position with that key (its moves in key orientation).
+pub fn key_position(board: &'static Board, key: Key) -> Position {
+    let slime = board.cells().0 & !key.region & !(1u64 << key.snail);
+    Position::from_parts(board, Bitboard(slime), key.snail, Player::One)
+}
+
+/// The canonical keys of the positions in progress of `key`'s children.
+fn child_keys(board: &'static Board, key: Key) -> impl Iterator<Item = Key> {
+    let pos = key_position(board, key);
+    pos.legal_moves().iter().filter_map(move |to| {
+        let mut child = pos;
+        child.play_unchecked(to);
+        (!child.is_over()).then(|| canonical(&child).0)
+    })
+}
+
+/// Every canonical position in progress reachable from `start` in at most `depth` plies,
+/// with the fewest plies that reach it, in breadth-first order (by ply; within a ply, by
+/// the order of their first parent, then by the move's cell). Runs ply by ply on rayon's
+/// threads, deduplicating with a concurrent set; `progress` hears of each ply.
+pub fn enumerate(
+    start: &Position,
+    depth: u32,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+) -> Vec<(Key, u8)> {
+    let board = start.board();
+    let seen: DashSet<Key> = DashSet::new();
+    let mut all = Vec::new();
+    if start.is_over() {
+        return all;
+    }
+    let first = canonical(start).0;
+    seen.insert(first);
+    let mut frontier = vec![first];
+    let mut ply = 0u32;
+    loop {
+        all.extend(frontier.iter().map(|&k| (k, ply as u8)));
+        progress(BuildProgress::Enumerated {
+            ply,
+            positions: frontier.len(),
+        });
+        if ply == depth || frontier.is_empty() {
+            break;
+        }
+        // The children not seen at an earlier ply, in order; then each new key kept at
+        // its first occurrence only (the smallest index wins, whatever the thread timing).
+        let children: Vec<Key> = frontier
+            .par_iter()
+            .flat_map_iter(|&k| child_keys(board, k).filter(|c| !seen.contains(c)))
+            .collect();
+        let first: DashMap<Key, usize> = DashMap::new();
+        children.par_iter().enumerate().for_each(|(i, &k)| {
+            first.entry(k).and_modify(|j| *j = (*j).min(i)).or_insert(i);
+        });
+        frontier = children
+            .par_iter()
+            .enumerate()
+            .filter(|&(i, k)| first.get(k).is_some_and(|j| *j == i))
+            .map(|(_, &k)| k)
+            .collect();
+        frontier.par_iter().for_each(|&k| {
+            seen.insert(k);
+        });
+        ply += 1;
+    }
+    all
+}
+
+/// How the entries are computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// Search only the positions first reached at the book's last ply; every shallower
+    /// position has all its children in the book, so its value, DTE and optimal moves
+    /// follow from theirs by minimax, with no search (fastest; the default).
+    #[default]
+    Retrograde,
+    /// Search every position, deepest first (the deep ones warm the table for the rest).
+    SearchDeepestFirst,
+    /// Search every position, shallowest first.
+    SearchShallowestFirst,
+}
+
+/// What a build is doing, for progress displays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildProgress {
+    /// Enumeration found `positions` new canonical positions at `ply`.
+    Enumerated {
+        /// The ply.
+        ply: u32,
+        /// New positions at that ply.
+        positions: usize,
+    },
+    /// The search phase starts: `total` positions to search, `done` of them already in the
+    /// checkpoint.
+    Searching {
+        /// Already solved (resumed from the checkpoint).
+        done: usize,
+        /// Positions this phase searches in all.
+        total: usize,
+    },
+    /// One more position searched.
+    Searched {
+        /// Solved so far, resumed ones included.
+        done: usize,
+        /// Positions this phase searches in all.
+        total: usize,
+    },
+    /// The positions above the last ply are being derived from their children.
+    Deriving {
+        /// Positions to derive.
+        total: usize,
+    },
+}
+
+/// How a build ended without error.
+#[derive(Debug)]
+pub enum BuildOutcome {
+    /// Every entry is solved: the book (already saved when an output path was set, and the
+    /// checkpoint deleted).
+    Finished(Book),
+    /// Stopped early (the stop-after limit, or the solver's interrupt flag); everything
+    /// solved so far is in the checkpoint, and running the same build again resumes.
+    Stopped {
+        /// Positions searched by this run.
+        solved: usize,
+        /// Positions searched in all, this run and the runs it resumed.
+        done: usize,
+        /// Positions still to search.
+        remaining: usize,
+        /// Whether it stopped because the solver was interrupted (Ctrl-C).
+        interrupted: bool,
+    },
+}
+
+/// Why a build failed.
+#[derive(Debug)]
+pub enum BuildError {
+    /// The solver is for another board than the start position.
+    BoardMismatch {
+        /// The solver's board.
+        solver: String,
+        /// The start's board.
+        start: String,
+    },
+    /// The start is not a start position (something is slimed, or player 2 is to move).
+    NotAStart,
+    /// A search failed for another reason than an interrupt.
+    Solve(SolveError),
+    /// The checkpoint file belongs to another build.
+    CheckpointMismatch {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// What the checkpoint is for.
+        found: String,
+        /// What this build is.
+        expected: String,
+    },
+    /// The checkpoint file is damaged.
+    CheckpointCorrupt {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Reading or writing a file failed.
+    Io(std::io::Error),
+    /// The finished book could not be assembled or saved.
+    Book(BookError),
+    /// The worker threads could not be started.
+    Threads(String),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::BoardMismatch { solver, start } => write!(
+                f,
+                "the solver is for a {solver} board but the start is on {start}"
+            ),
+            BuildError::NotAStart => write!(f, "a book starts from a start position"),
+            BuildError::Solve(e) => write!(f, "search failed: {e}"),
+            BuildError::CheckpointMismatch {
+                path,
+                found,
+                expected,
+            } => write!(
+                f,
+                "the checkpoint {} is for {found}, not {expected}; delete it (or build with \
+                 the same options) to go on",
+                path.display()
+            ),
+            BuildError::CheckpointCorrupt { path, reason } => write!(
+                f,
+                "the checkpoint {} is damaged ({reason}); delete it to start over",
+                path.display()
+            ),
+            BuildError::Io(e) => write!(f, "i/o: {e}"),
+            BuildError::Book(e) => e.fmt(f),
+            BuildError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl From<std::io::Error> for BuildError {
+    fn from(e: std::io::Error) -> Self {
+        BuildError::Io(e)
+    }
+}
+
+impl From<BookError> for BuildError {
+    fn from(e: BookError) -> Self {
+        BuildError::Book(e)
+    }
+}
+
+/// Builds a book of every position reachable from a start within a number of plies.
+///
+/// The build enumerates the canonical positions, searches them on `workers` threads with
+/// one shared [`Solver`] (give it `threads: 1` so each search stays on its worker; they
+/// all share its table), appends each finished entry to a checkpoint file, and at the end
+/// writes the book sorted by key, so the file is the same whatever the thread count and
+/// however often the build was interrupted and resumed.
+#[derive(Clone, Debug)]
+pub struct BookBuilder {
+    start: Position,
+    depth: u32,
+    workers: usize,
+    strategy: Strategy,
+    output: Option<PathBuf>,
+    checkpoint: Option<PathBuf>,
+    stop_after: Option<usize>,
+    flush_every: usize,
+    flush_interval: Duration,
+}
+
+/// Checkpoint file header, written with bincode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct CkptHeader {
+    magic: [u8; 8],
+    version: u32,
+    width: u8,
+    height: u8,
+    start: u8,
+    depth: u32,
+    /// Canonical positions the enumeration found.
+    positions: u64,
+}
+
+const CKPT_MAGIC: [u8; 8] = *b"RASTCKPT";
+const CKPT_VERSION: u32 = 1;
+const CKPT_HEADER_LEN: usize = 27;
+
+impl CkptHeader {
+    fn describe(&self) -> String {
+        format!(
+            "a {}x{} book from cell {} to depth {} ({} positions)",
+            self.width, self.height, self.start, self.depth, self.positions
+        )
+    }
+}
+
+/// What one searched position gives.
+#[derive(Clone, Copy, Debug)]
+struct Solved {
+    score: Score,
+    best: Bitboard,
+}
+
+/// The best of the parent-side scores of the moves, and the moves that reach it.
+fn best_of(moves: impl Iterator<Item = (u8, Score)>) -> Solved {
+    let mut best: Option<Solved> = None;
+    for (to, s) in moves {
+        match &mut best {
+            Some(b) if b.score.to_int() > s.to_int() => {}
+            Some(b) if b.score.to_int() == s.to_int() => b.best = b.best.with(to),
+            _ => {
+                best = Some(Solved {
+                    score: s,
+                    best: Bitboard::single(to),
+                })
+            }
+        }
+    }
+    best.expect("positions in progress have a move")
+}
+
+/// Searches one key position: the exact score of every child.
+fn search_entry(solver: &Solver, pos: &Position) -> Result<Solved, SolveError> {
+    Ok(best_of(solver.move_scores(pos)?.into_iter()))
+}
+
+/// Entries read back from a checkpoint (indices into the keys), and the checkpoint opened
+/// for appending.
+type Resumed = (Vec<(usize, Solved)>, Option<File>);
+
+/// Appends finished entries to the checkpoint file and keeps them in memory.
+struct Sink {
+    file: Option<BufWriter<File>>,
+    solved: Vec<(usize, Solved)>,
+    pending: usize,
+    last_flush: Instant,
+}
+
+impl Sink {
+    fn flush(&mut self) -> std::io::Result<()> {
+        if let Some(f) = &mut self.file {
+            f.flush()?;
+            f.get_ref().sync_data()?;
+        }
+        self.pending = 0;
+        self.last_flush = Instant::now();
+        Ok(())
+    }
+}
+
+fn entry_of(key: Key, ply: u8, s: Solved) -> BookEntry {
+    BookEntry {
+        key,
+        ply,
+        value: s.score.value,
+        dte: s.score.dte as u8,
+        best: s.best,
+    }
+}
+
+impl BookBuilder {
+    /// A build of every position reachable from `start` (a start position) within `depth`
+    /// plies, on all cores, deriving what it can ([`Strategy::Retrograde`]), with no files.
+    pub fn new(start: Position, depth: u32) -> BookBuilder {
+        BookBuilder {
+            start,
+            depth,
+            workers: 0,
+            strategy: Strategy::default(),
+            output: None,
+            checkpoint: None,
+            stop_after: None,
+            flush_every: 4096,
+            flush_interval: Duration::from_secs(2),
+        }
+    }
+
+    /// Worker threads (0, the default, means one per core).
+    pub fn workers(mut self, workers: usize) -> BookBuilder {
+        self.workers = workers;
+        self
+    }
+
+    /// How the entries are computed.
+    pub fn strategy(mut self, strategy: Strategy) -> BookBuilder {
+        self.strategy = strategy;
+        self
+    }
+
+    /// Saves the finished book to `path` and checkpoints to `<path>.ckpt` (unless
+    /// [`checkpoint`](BookBuilder::checkpoint) names another file).
+    pub fn output(mut self, path: impl Into<PathBuf>) -> BookBuilder {
+        let path = path.into();
+        if self.checkpoint.is_none() {
+            self.checkpoint = Some(checkpoint_path(&path));
+        }
+        self.output = Some(path);
+        self
+    }
+
+    /// Checkpoints to `path`: finished entries are appended as they come (flushed every few
+    /// thousand entries or seconds), and a build that finds a checkpoint of the same build
+    /// there resumes from it. The checkpoint is deleted once the book is saved.
+    pub fn checkpoint(mut self, path: impl Into<PathBuf>) -> BookBuilder {
+        self.checkpoint = Some(path.into());
+        self
+    }
+
+    /// Stops after searching `n` positions in this run (for tests of interrupted builds).
+    pub fn stop_after(mut self, n: Option<usize>) -> BookBuilder {
+        self.stop_after = n;
+        self
+    }
+
+    /// Flushes the checkpoint every `entries` entries or `interval`, whichever comes first.
+    pub fn flush_every(mut self, entries: usize, interval: Duration) -> BookBuilder {
+        self.flush_every = entries.max(1);
+        self.flush_interval = interval;
+        self
+    }
+
+    /// The checkpoint file, if any.
+    pub fn checkpoint_file(&self) -> Option<&Path> {
+        self.checkpoint.as_deref()
+    }
+
+    fn ckpt_header(&self, positions: usize) -> CkptHeader {
+        let board = self.start.board();
+        CkptHeader {
+            magic: CKPT_MAGIC,
+            version: CKPT_VERSION,
+            width: board.width(),
+            height: board.height(),
+            start: self.start.snail(),
+            depth: self.depth,
+            positions: positions as u64,
+        }
+    }
+
+    /// Reads the checkpoint, if there is one for this build: the entries it holds (as
+    /// indices into `keys`), and the file opened for appending after the last whole record.
+    fn resume(&self, path: &Path, keys: &[(Key, u8)]) -> Result<Resumed, BuildError> {
+        let board = self.start.board();
+        let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), None)),
+            Err(e) => return Err(e.into()),
+        };
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        if bytes.len() < CKPT_HEADER_LEN {
+            // Killed while writing the header: nothing was saved yet.
+            return Ok((Vec::new(), None));
+        }
+        let corrupt = |reason: String| BuildError::CheckpointCorrupt {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let header: CkptHeader =
+            bincode::deserialize(&bytes[..CKPT_HEADER_LEN]).map_err(|e| corrupt(e.to_string()))?;
+        if header.magic != CKPT_MAGIC || header.version != CKPT_VERSION {
+            return Err(corrupt("not a book checkpoint of this version".into()));
+        }
+        let expected = self.ckpt_header(keys.len());
+        if header != expected {
+            return Err(BuildError::CheckpointMismatch {
+                path: path.to_path_buf(),
+                found: header.describe(),
+                expected: expected.describe(),
+            });
+        }
+        let records = &bytes[CKPT_HEADER_LEN..];
+        let whole = records.len() / ENTRY_LEN * ENTRY_LEN;
+        let mut out = Vec::with_capacity(records.len() / ENTRY_LEN);
+        for (i, chunk) in records[..whole].chunks_exact(ENTRY_LEN).enumerate() {
+            let raw: RawEntry = bincode::deserialize(chunk).map_err(|e| corrupt(e.to_string()))?;
+            let e = raw
+                .to_entry(board)
+                .map_err(|m| corrupt(format!("record {i}: {m}")))?;
+            let index = keys
+                .binary_search_by_key(&(e.key.region, e.key.snail), |(k, _)| (k.region, k.snail))
+                .map_err(|_| corrupt(format!("record {i} is not a position of this book")))?;
+            if keys[index].1 != e.ply {
+                return Err(corrupt(format!("record {i} has the wrong ply")));
+            }
+            out.push((
+                index,
+                Solved {
+                    score: e.score(),
+                    best: e.best,
+                },
+            ));
+        }
+        // Drop a record cut short by a kill, and append after the last whole one.
+        let end = (CKPT_HEADER_LEN + whole) as u64;
+        file.set_len(end)?;
+        file.seek(SeekFrom::Start(end))?;
+        Ok((out, Some(file)))
+    }
+
+    /// Runs the build with `solver`, reporting to `progress` (called from worker threads).
+    pub fn run(
+        &self,
+        solver: &Solver,
+        progress: &(dyn Fn(BuildProgress) + Sync),
+    ) -> Result<BuildOutcome, BuildError> {
+        let board = self.start.board();
+        if solver.board() != board {
+            return Err(BuildError::BoardMismatch {
+                solver: solver.board().to_string(),
+                start: board.to_string(),
+            });
+        }
+        if self.start.ply() != 0 || self.start.side_to_move() != Player::One {
+            return Err(BuildError::NotAStart);
+        }
+        let workers = if self.workers == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            self.workers
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(workers)
+            .build()
+            .map_err(|e| BuildError::Threads(e.to_string()))?;
+        let discovered = pool.install(|| enumerate(&self.start, self.depth, progress));
+        let mut keys = discovered.clone();
+        keys.par_sort_unstable_by_key(|(k, _)| (k.region, k.snail));
+        let lookup = |key: Key| {
+            keys.binary_search_by_key(&(key.region, key.snail), |(k, _)| (k.region, k.snail))
+                .ok()
+        };
+        let mut results: Vec<Option<Solved>> = vec![None; keys.len()];
+
+        // Resume from the checkpoint, or start one.
+        let mut file = None;
+        if let Some(path) = &self.checkpoint {
+            let (done, f) = self.resume(path, &keys)?;
+            for (i, s) in done {
+                results[i] = Some(s);
+            }
+            file = match f {
+                Some(f) => Some(f),
+                None => {
+                    let mut f = File::create(path)?;
+                    f.write_all(&encode(&self.ckpt_header(keys.len())))?;
+                    f.sync_data()?;
+                    Some(f)
+                }
+            };
+        }
+
+        // The positions to search, in order.
+        // Breadth-first order keeps siblings together, so consecutive searches share
+        // subtrees in the table.
+        let mut order: Vec<usize> = discovered
+            .iter()
+            .filter(|(_, ply)| match self.strategy {
+                Strategy::Retrograde => u32::from(*ply) == self.depth,
+                _ => true,
+            })
+            .map(|&(k, _)| lookup(k).expect("every key is in the book"))
+            .collect();
+        drop(discovered);
+        match self.strategy {
+            Strategy::SearchShallowestFirst => order.sort_by_key(|&i| keys[i].1),
+            _ => order.sort_by_key(|&i| std::cmp::Reverse(keys[i].1)),
+        }
+        let total = order.len();
+        order.retain(|&i| results[i].is_none());
+        let resumed = total - order.len();
+        progress(BuildProgress::Searching {
+            done: resumed,
+            total,
+        });
+
+        let sink = Mutex::new(Sink {
+            file: file.map(BufWriter::new),
+            solved: Vec::new(),
+            pending: 0,
+            last_flush: Instant::now(),
+        });
+        let cursor = AtomicUsize::new(0);
+        let done = AtomicUsize::new(resumed);
+        let stop = AtomicBool::new(false);
+        let interrupted = AtomicBool::new(false);
+        let failure: Mutex<Option<BuildError>> = Mutex::new(None);
+        let interrupt = solver.interrupt_flag();
+        let fail = |e: BuildError| {
+            failure.lock().expect("no panics").get_or_insert(e);
+            stop.store(true, Relaxed);
+        };
+        std::thread::scope(|scope| {
+            for _ in 0..workers.min(order.len().max(1)) {
+                scope.spawn(|| loop {
+                    if stop.load(Relaxed) {
+                        break;
+                    }
+                    if interrupt.load(Relaxed) {
+                        interrupted.store(true, Relaxed);
+                        stop.store(true, Relaxed);
+                        break;
+                    }
+                    let n = cursor.fetch_add(1, Relaxed);
+                    if n >= order.len() || self.stop_after.is_some_and(|limit| n >= limit) {
+                        break;
+                    }
+                    let i = order[n];
+                    let solved = match search_entry(solver, &key_position(board, keys[i].0)) {
+                        Ok(s) => s,
+                        Err(SolveError::Interrupted) => {
+                            interrupted.store(true, Relaxed);
+                            stop.store(true, Relaxed);
+                            break;
+                        }
+                        Err(e) => {
+                            fail(BuildError::Solve(e));
+                            break;
+                        }
+                    };
+                    let mut sink = sink.lock().expect("no panics");
+                    sink.solved.push((i, solved));
+                    if let Some(f) = &mut sink.file {
+                        let record = RawEntry::from_entry(&entry_of(keys[i].0, keys[i].1, solved));
+                        if let Err(e) = f.write_all(&encode(&record)) {
+                            drop(sink);
+                            fail(e.into());
+                            break;
+                        }
+                        sink.pending += 1;
+                        if sink.pending >= self.flush_every
+                            || sink.last_flush.elapsed() >= self.flush_interval
+                        {
+                            if let Err(e) = sink.flush() {
+                                drop(sink);
+                                fail(e.into());
+                                break;
+                            }
+                        }
+                    }
+                    drop(sink);
+                    let d = done.fetch_add(1, Relaxed) + 1;
+                    progress(BuildProgress::Searched { done: d, total });
+                });
+            }
+        });
+        let mut sink = sink.into_inner().expect("no panics");
+        let flushed = sink.flush();
+        if let Some(e) = failure.into_inner().expect("no panics") {
+            return Err(e);
+        }
+        flushed?;
+        let solved_now = sink.solved.len();
+        for (i, s) in sink.solved.drain(..) {
+            results[i] = Some(s);
+        }
+        drop(sink);
+        let done = resumed + solved_now;
+        if done < total {
+            return Ok(BuildOutcome::Stopped {
+                solved: solved_now,
+                done,
+                remaining: total - done,
+                interrupted: interrupted.load(Relaxed),
+            });
+        }
+
+        // Derive the rest from their children, smallest regions first: a child's region is
+        // always smaller than its parent's, and every child of a position above the last
+        // ply is in the book.
+        let mut rest: Vec<usize> = (0..keys.len()).filter(|&i| results[i].is_none()).collect();
+        progress(BuildProgress::Deriving { total: rest.len() });
+        rest.sort_by_key(|&i| keys[i].0.region.count_ones());
+        for group in
+            rest.chunk_by(|&a, &b| keys[a].0.region.count_ones() == keys[b].0.region.count_ones())
+        {
+            let derived: Vec<Option<Solved>> = pool.install(|| {
+                group
+                    .par_iter()
+                    .map(|&i| {
+                        let pos = key_position(board, keys[i].0);
+                        let mut scores = Vec::new();
+                        for to in pos.legal_moves() {
+                            let mut child = pos;
+                            child.play_unchecked(to);
+                            let s = match terminal_score(&child) {
+                                Some(s) => s,
+                                None => results[lookup(canonical(&child).0)?]?.score,
+                            };
+                            scores.push((to, s.parent()));
+                        }
+                        Some(best_of(scores.into_iter()))
+                    })
+                    .collect()
+            });
+            for (&i, s) in group.iter().zip(derived) {
+                results[i] = Some(s.ok_or_else(|| {
+                    BuildError::Book(BookError::Decode(
+                        "a child of a derived position is missing from the book".into(),
+                    ))
+                })?);
+            }
+        }
+
+        let entries: Vec<BookEntry> = keys
+            .iter()
+            .zip(&results)
+            .map(|(&(key, ply), s)| entry_of(key, ply, s.expect("every entry is solved")))
+            .collect();
+        let book = Book::from_entries(self.start, self.depth, entries)?;
+        if let Some(out) = &self.output {
+            book.save(out)?;
+        }
+        if let Some(path) = &self.checkpoint {
+            std::fs::remove_file(path)?;
+        }
+        Ok(BuildOutcome::Finished(book))
+    }
+}
+
+/// `<book>.ckpt`: where a build of `book` checkpoints.
+pub fn checkpoint_path(book: &Path) -> PathBuf {
+    let mut p = book.as_os_str().to_owned();
+    p.push(".ckpt");
+    PathBuf::from(p)
+}

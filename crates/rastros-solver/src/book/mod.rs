@@ -1,0 +1,423 @@
+//! Opening books: every position reachable from a start within N plies, each stored once
+//! under its canonical [`Key`], with its value, distance to the end and optimal moves.
+//!
+//! - [`Book`]: open ([`Book::open`]), probe ([`Book::probe`]: any symmetric or equivalent
+//!   form of a position finds the same entry), iterate ([`Book::entries`]) and save;
+//! - [`BookBuilder`]: the parallel build, with a checkpoint file so that an interrupted
+//!   build resumes without losing finished work;
+//! - [`export`]: JSON lines and CSV, and the JSON lines import.
+//!
+//! The file format (a bincode header with magic, version, board, start, depth, entry count
+//! and checksums, then fixed-size entries sorted by key) is described byte by byte in
+//! `tables/README.md`; loading rejects a truncated, corrupted, wrong-version or wrong-board
+//! file with a [`BookError`] that says which.
+//!
+//! ```
+//! use rastros_core::{Board, Position};
+//! use rastros_solver::book::{Book, BookBuilder, BuildOutcome, ProbeError};
+//! use rastros_solver::{Solver, SolverConfig, Value};
+//!
+//! let board = Board::new(4, 4).unwrap();
+//! let start = Position::start(board, "b2".parse().unwrap()).unwrap();
+//! let solver = Solver::new(board, SolverConfig { hash_mb: 4, threads: 1, ..Default::default() })
+//!     .unwrap();
+//! let book = match BookBuilder::new(start, 3).run(&solver, &|_| {}).unwrap() {
+//!     BuildOutcome::Finished(book) => book,
+//!     BuildOutcome::Stopped { .. } => unreachable!("no limit was set"),
+//! };
+//! // Save and load it again: the bytes name the board, start and depth.
+//! let bytes = book.to_bytes();
+//! let book = Book::from_bytes(&bytes).unwrap();
+//! assert_eq!(book.depth(), 3);
+//!
+//! // Probe the position after b2-b3, and its mirror image b2-c2: the same entry, with the
+//! // optimal moves in each position's own cells.
+//! let pos = start.play_moves("b3").unwrap();
+//! let hit = book.probe(&pos).unwrap();
+//! assert_eq!(hit.value, solver.score(&pos).unwrap().value);
+//! let mirror = book.probe(&start.play_moves("c2").unwrap()).unwrap();
+//! assert_eq!(mirror.entry, hit.entry);
+//! let mut mirrored: Vec<u8> =
+//!     hit.best_moves.iter().map(|&c| board.transpose_index(c).unwrap()).collect();
+//! mirrored.sort();
+//! assert_eq!(mirror.best_moves, mirrored);
+//!
+//! // Positions deeper than the book are refused, never guessed.
+//! let deep = start.play_moves("c2 c3 b3 a3").unwrap();
+//! assert_eq!(book.probe(&deep), Err(ProbeError::BeyondDepth { ply: 4, depth: 3 }));
+//! ```
+
+mod build;
+pub mod export;
+mod format;
+
+use std::fmt;
+use std::path::Path;
+
+use rastros_core::{Bitboard, Board, Outcome, Position};
+
+use crate::score::{Score, Value};
+use crate::search::canonical;
+use crate::table::Key;
+
+pub use build::{
+    checkpoint_path, enumerate, key_position, BookBuilder, BuildError, BuildOutcome, BuildProgress,
+    Strategy,
+};
+pub use format::{fnv1a64, ENTRY_LEN, HEADER_LEN, MAGIC, VERSION};
+
+/// One book entry: a canonical position (player 1 to move, unreachable cells folded, the
+/// smaller mirror image on square boards) and its solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BookEntry {
+    /// The canonical key.
+    pub key: Key,
+    /// The fewest plies from the book's start to a position with this key.
+    pub ply: u8,
+    /// WIN or LOSS for the side to move.
+    pub value: Value,
+    /// Plies to the end under best play (at least 1: finished games are not stored).
+    pub dte: u8,
+    /// Every optimal move (keeping the value and the DTE), in the key's orientation.
+    pub best: Bitboard,
+}
+
+impl BookEntry {
+    /// The value and DTE as a [`Score`].
+    pub fn score(&self) -> Score {
+        Score {
+            value: self.value,
+            dte: self.dte.into(),
+        }
+    }
+}
+
+/// Sort order of entries: by region, then snail.
+fn order(e: &BookEntry) -> (u64, u8) {
+    (e.key.region, e.key.snail)
+}
+
+/// Which checksum of a book file failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChecksumPart {
+    /// The header's own checksum (over the header bytes before it).
+    Header,
+    /// The checksum of the entries.
+    Body,
+}
+
+/// Why a book file could not be loaded or saved.
+#[derive(Debug)]
+pub enum BookError {
+    /// The file does not start with the book magic bytes: not a book.
+    BadMagic,
+    /// A book of another format version.
+    UnsupportedVersion {
+        /// The file's version.
+        found: u32,
+        /// The version this code reads.
+        supported: u32,
+    },
+    /// A book of another board than the one asked for.
+    WrongBoard {
+        /// The board asked for.
+        expected: String,
+        /// The file's board.
+        found: String,
+    },
+    /// The file ends early.
+    Truncated {
+        /// Bytes a whole file would have (at least).
+        expected: u64,
+        /// Bytes found.
+        found: u64,
+    },
+    /// A checksum does not match: the file is corrupted.
+    ChecksumMismatch(ChecksumPart),
+    /// Reading or writing failed.
+    Io(std::io::Error),
+    /// The bytes pass the checksums but do not describe a valid book.
+    Decode(String),
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookError::BadMagic => write!(f, "not a rastros book (bad magic bytes)"),
+            BookError::UnsupportedVersion { found, supported } => write!(
+                f,
+                "unsupported book format version {found} (this program reads version {supported})"
+            ),
+            BookError::WrongBoard { expected, found } => {
+                write!(f, "wrong board: the book is for {found}, not {expected}")
+            }
+            BookError::Truncated { expected, found } => write!(
+                f,
+                "truncated book: {found} bytes, a whole file has {expected}"
+            ),
+            BookError::ChecksumMismatch(ChecksumPart::Header) => {
+                write!(f, "corrupted book: the header checksum does not match")
+            }
+            BookError::ChecksumMismatch(ChecksumPart::Body) => {
+                write!(
+                    f,
+                    "corrupted book: the checksum of the entries does not match"
+                )
+            }
+            BookError::Io(e) => write!(f, "book i/o: {e}"),
+            BookError::Decode(e) => write!(f, "invalid book: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BookError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BookError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for BookError {
+    fn from(e: std::io::Error) -> Self {
+        BookError::Io(e)
+    }
+}
+
+/// Why a position could not be looked up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProbeError {
+    /// The position has more plies than the book covers.
+    BeyondDepth {
+        /// The position's ply (slimed cells).
+        ply: u32,
+        /// The book's depth.
+        depth: u32,
+    },
+    /// The game is already over.
+    GameOver(Outcome),
+    /// The position is on another board.
+    WrongBoard {
+        /// The book's board.
+        expected: String,
+        /// The position's board.
+        found: String,
+    },
+    /// The position is within the depth but not reachable from the book's start.
+    NotInBook,
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeError::BeyondDepth { ply, depth } => write!(
+                f,
+                "the position is {ply} plies deep, beyond the book's depth of {depth} plies"
+            ),
+            ProbeError::GameOver(o) => write!(f, "the game is already over ({o})"),
+            ProbeError::WrongBoard { expected, found } => write!(
+                f,
+                "the position is on a {found} board but the book is for {expected}"
+            ),
+            ProbeError::NotInBook => write!(
+                f,
+                "the position is not in the book (not reachable from the book's start)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {}
+
+/// What the book says about a position, in the position's own orientation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookHit {
+    /// WIN or LOSS for the side to move.
+    pub value: Value,
+    /// Plies to the end under best play.
+    pub dte: u32,
+    /// Every optimal move of the position, lowest cell index first.
+    pub best_moves: Vec<u8>,
+    /// The entry found (key orientation).
+    pub entry: BookEntry,
+}
+
+/// An opening book in memory: entries sorted by key, probed by binary search.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Book {
+    board: &'static Board,
+    start: u8,
+    depth: u32,
+    entries: Vec<BookEntry>,
+}
+
+impl fmt::Debug for Book {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Book({} from {}, depth {}, {} entries)",
+            self.board,
+            self.board.cell(self.start),
+            self.depth,
+            self.entries.len()
+        )
+    }
+}
+
+impl Book {
+    /// A book from its parts: the entries are sorted; two entries with the same key are an
+    /// error, as are entries that do not fit the board or the depth.
+    pub fn from_entries(
+        start: Position,
+        depth: u32,
+        mut entries: Vec<BookEntry>,
+    ) -> Result<Book, BookError> {
+        let board = start.board();
+        if start.ply() != 0 || start.side_to_move() != rastros_core::Player::One {
+            return Err(BookError::Decode(
+                "a book starts from a start position".into(),
+            ));
+        }
+        entries.sort_unstable_by_key(order);
+        for (i, e) in entries.iter().enumerate() {
+            format::RawEntry::from_entry(e)
+                .to_entry(board)
+                .map_err(|m| BookError::Decode(format!("entry {i}: {m}")))?;
+            if u32::from(e.ply) > depth {
+                return Err(BookError::Decode(format!(
+                    "entry {i}: ply {} is deeper than the depth {depth}",
+                    e.ply
+                )));
+            }
+            if i > 0 && order(&entries[i - 1]) == order(e) {
+                return Err(BookError::Decode(format!(
+                    "two entries for key {:#x}/{}",
+                    e.key.region, e.key.snail
+                )));
+            }
+        }
+        Ok(Book {
+            board,
+            start: start.snail(),
+            depth,
+            entries,
+        })
+    }
+
+    /// Reads a book file.
+    pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
+        Book::from_bytes(&std::fs::read(path)?)
+    }
+
+    /// Reads a book file that must be for `board` ([`BookError::WrongBoard`] otherwise).
+    pub fn open_for(path: impl AsRef<Path>, board: &Board) -> Result<Book, BookError> {
+        Book::from_bytes_for(&std::fs::read(path)?, Some(board))
+    }
+
+    /// A book from the bytes of a file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
+        Book::from_bytes_for(bytes, None)
+    }
+
+    /// A book from the bytes of a file that must be for `board`, when given.
+    pub fn from_bytes_for(bytes: &[u8], board: Option<&Board>) -> Result<Book, BookError> {
+        let p = format::read_file(bytes, board)?;
+        Ok(Book {
+            board: p.board,
+            start: p.start,
+            depth: p.depth,
+            entries: p.entries,
+        })
+    }
+
+    /// The bytes of the book file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        format::write_file(self.board, self.start, self.depth, &self.entries)
+    }
+
+    /// Writes the book file: to a temporary file beside `path`, then renamed over it, so a
+    /// reader never sees half a book.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), BookError> {
+        let path = path.as_ref();
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        std::fs::write(&tmp, self.to_bytes())?;
+        std::fs::rename(&tmp, path)?;
+        Ok(())
+    }
+
+    /// The board.
+    pub fn board(&self) -> &'static Board {
+        self.board
+    }
+
+    /// The start position.
+    pub fn start(&self) -> Position {
+        Position::start(self.board, self.board.cell(self.start)).expect("checked on load")
+    }
+
+    /// The deepest ply the book covers.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the book has no entry (only when the start is a finished game).
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every entry, sorted by key.
+    pub fn entries(&self) -> &[BookEntry] {
+        &self.entries
+    }
+
+    /// The entry of a canonical key.
+    pub fn get(&self, key: Key) -> Option<&BookEntry> {
+        self.entries
+            .binary_search_by_key(&(key.region, key.snail), order)
+            .ok()
+            .map(|i| &self.entries[i])
+    }
+
+    /// Looks `pos` up: its value, DTE and optimal moves (in `pos`'s own cells). Every
+    /// symmetric or equivalent form of a position (mirrored, turned with the sides
+    /// swapped, different slime the snail can no longer reach) finds the same entry.
+    pub fn probe(&self, pos: &Position) -> Result<BookHit, ProbeError> {
+        if pos.board() != self.board {
+            return Err(ProbeError::WrongBoard {
+                expected: self.board.to_string(),
+                found: pos.board().to_string(),
+            });
+        }
+        let outcome = pos.outcome();
+        if outcome != Outcome::InProgress {
+            return Err(ProbeError::GameOver(outcome));
+        }
+        if pos.ply() > self.depth {
+            return Err(ProbeError::BeyondDepth {
+                ply: pos.ply(),
+                depth: self.depth,
+            });
+        }
+        let (key, orientation) = canonical(pos);
+        let entry = *self.get(key).ok_or(ProbeError::NotInBook)?;
+        let mut best_moves: Vec<u8> = entry
+            .best
+            .iter()
+            .map(|c| orientation.map_cell(self.board, c))
+            .collect();
+        best_moves.sort_unstable();
+        Ok(BookHit {
+            value: entry.value,
+            dte: entry.dte.into(),
+            best_moves,
+            entry,
+        })
+    }
+}

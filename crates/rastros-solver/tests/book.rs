@@ -1,0 +1,507 @@
+//! Opening books: entries agree with the solver, every symmetric form probes to the same
+//! entry, export and import round-trip, damaged files are refused with the right error,
+//! and interrupted builds resume to the same file.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use rastros_core::{Bitboard, Board, Position};
+use rastros_solver::book::{
+    export, key_position, Book, BookBuilder, BookError, BuildError, BuildOutcome, ChecksumPart,
+    ProbeError, Strategy, HEADER_LEN,
+};
+use rastros_solver::{canonical, Mode, Solver, SolverConfig};
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn solver(board: &'static Board) -> Solver {
+    Solver::new(
+        board,
+        SolverConfig {
+            hash_mb: 16,
+            threads: 1,
+            ..SolverConfig::default()
+        },
+    )
+    .unwrap()
+}
+
+fn start(board: &'static Board, cell: &str) -> Position {
+    Position::start(board, cell.parse().unwrap()).unwrap()
+}
+
+fn build(start: Position, depth: u32) -> Book {
+    build_with(BookBuilder::new(start, depth), start.board())
+}
+
+fn build_with(builder: BookBuilder, board: &'static Board) -> Book {
+    match builder.run(&solver(board), &|_| {}).unwrap() {
+        BuildOutcome::Finished(book) => book,
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+/// A random line of at most `plies` moves from `start` that does not end the game.
+fn random_position(rng: &mut Rng, start: &Position, plies: u32) -> Position {
+    let mut pos = *start;
+    let target = rng.below(plies as usize + 1);
+    for _ in 0..target {
+        let moves: Vec<u8> = pos
+            .legal_moves()
+            .iter()
+            .filter(|&to| !pos.play_index(to).unwrap().is_over())
+            .collect();
+        if moves.is_empty() {
+            break;
+        }
+        pos = pos.play_index(moves[rng.below(moves.len())]).unwrap();
+    }
+    pos
+}
+
+fn bits(cells: &[u8]) -> Bitboard {
+    cells.iter().fold(Bitboard::EMPTY, |b, &c| b.with(c))
+}
+
+/// Asserts two files are byte for byte the same, naming the first difference.
+fn assert_same_bytes(a: &[u8], b: &[u8], what: &str) {
+    if let Some(i) = a.iter().zip(b).position(|(x, y)| x != y) {
+        panic!(
+            "{what}: the files differ first at byte {i} ({} vs {})",
+            a[i], b[i]
+        );
+    }
+    assert_eq!(a.len(), b.len(), "{what}: lengths differ");
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rastros-book-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn entries_agree_with_the_solver() {
+    let cases = [
+        (5, 5, "c3", 6),
+        (4, 4, "b2", 6),
+        (4, 5, "b3", 6),
+        (5, 4, "d1", 5),
+    ];
+    let mut rng = Rng(0x5eed_1234_5678_9abc);
+    for (w, h, cell, depth) in cases {
+        let board = Board::new(w, h).unwrap();
+        let start = start(board, cell);
+        let book = build(start, depth);
+        let solver = solver(board);
+        // Random entries, through their key positions.
+        for _ in 0..150 {
+            let e = book.entries()[rng.below(book.len())];
+            let pos = key_position(board, e.key);
+            assert_eq!(canonical(&pos).0, e.key, "key position of {e:?}");
+            let a = solver.analyze(&pos, Mode::Dte).unwrap();
+            assert_eq!(a.value, e.value, "value of {pos}");
+            assert_eq!(a.dte, Some(u32::from(e.dte)), "dte of {pos}");
+            assert_eq!(bits(&a.best_moves.unwrap()), e.best, "best moves of {pos}");
+        }
+        // Random positions reached by real lines, through probe.
+        for _ in 0..150 {
+            let pos = random_position(&mut rng, &start, depth);
+            let hit = book.probe(&pos).unwrap();
+            let a = solver.analyze(&pos, Mode::Dte).unwrap();
+            assert_eq!(hit.value, a.value, "value of {pos}");
+            assert_eq!(Some(hit.dte), a.dte, "dte of {pos}");
+            assert_eq!(Some(hit.best_moves), a.best_moves, "best moves of {pos}");
+            assert!(u32::from(hit.entry.ply) <= pos.ply());
+        }
+    }
+}
+
+#[test]
+fn every_strategy_and_thread_count_gives_the_same_file() {
+    let board = Board::new(5, 5).unwrap();
+    let start = start(board, "c3");
+    {
+        let reference = build(start, 5).to_bytes();
+        for (strategy, workers) in [
+            (Strategy::Retrograde, 1),
+            (Strategy::SearchDeepestFirst, 2),
+            (Strategy::SearchShallowestFirst, 3),
+        ] {
+            let book = build_with(
+                BookBuilder::new(start, 5)
+                    .strategy(strategy)
+                    .workers(workers),
+                board,
+            );
+            assert_same_bytes(
+                &book.to_bytes(),
+                &reference,
+                &format!("{strategy:?} on {workers} workers"),
+            );
+        }
+    }
+}
+
+#[test]
+fn every_symmetric_form_probes_the_same_entry() {
+    let board = Board::new(5, 5).unwrap();
+    let start = start(board, "c3");
+    let book = build(start, 6);
+    let mut rng = Rng(42);
+    let transpose = |c: u8| board.transpose_index(c).unwrap();
+    for _ in 0..300 {
+        let pos = random_position(&mut rng, &start, 6);
+        let hit = book.probe(&pos).unwrap();
+        let map = |cells: &[u8], f: &dyn Fn(u8) -> u8| {
+            let mut v: Vec<u8> = cells.iter().map(|&c| f(c)).collect();
+            v.sort_unstable();
+            v
+        };
+        // The mirror image in the a1-c3-e5 diagonal: the transposed move list.
+        let mirrored = Position::from_parts(
+            board,
+            board.transpose(pos.slime()).unwrap(),
+            transpose(pos.snail()),
+            pos.side_to_move(),
+        );
+        let h = book.probe(&mirrored).unwrap();
+        assert_eq!(h.entry, hit.entry, "mirror of {pos}");
+        assert_eq!(
+            h.best_moves,
+            map(&hit.best_moves, &transpose),
+            "mirror of {pos}"
+        );
+        // Turned half a turn with the sides swapped (player 2 in player 1's shoes).
+        let turned = Position::from_parts(
+            board,
+            board.rotate(pos.slime()),
+            board.rotate_index(pos.snail()),
+            pos.side_to_move().other(),
+        );
+        let h = book.probe(&turned).unwrap();
+        assert_eq!(h.entry, hit.entry, "turned form of {pos}");
+        assert_eq!(
+            h.best_moves,
+            map(&hit.best_moves, &|c| board.rotate_index(c)),
+            "turned form of {pos}"
+        );
+        // Both at once.
+        let both = Position::from_parts(
+            board,
+            board.transpose(board.rotate(pos.slime())).unwrap(),
+            transpose(board.rotate_index(pos.snail())),
+            pos.side_to_move().other(),
+        );
+        assert_eq!(book.probe(&both).unwrap().entry, hit.entry);
+        // Extra slime where the snail can never go again changes nothing.
+        let region = board.reachable(pos.free(), pos.snail());
+        let dead = pos.free() - region - board.goals();
+        if let Some(cell) = dead.iter().next() {
+            if pos.ply() < 6 {
+                let more = Position::from_parts(
+                    board,
+                    pos.slime().with(cell),
+                    pos.snail(),
+                    pos.side_to_move(),
+                );
+                let h = book.probe(&more).unwrap();
+                assert_eq!(h.entry, hit.entry, "{pos} with {cell} slimed");
+                assert_eq!(h.best_moves, hit.best_moves);
+            }
+        }
+    }
+}
+
+#[test]
+fn probe_refuses_what_the_book_does_not_cover() {
+    let board = Board::new(5, 5).unwrap();
+    let start = start(board, "c3");
+    let book = build(start, 3);
+    let deep = start.play_moves("b2 b3 c4 d4").unwrap();
+    assert_eq!(
+        book.probe(&deep),
+        Err(ProbeError::BeyondDepth { ply: 4, depth: 3 })
+    );
+    let over = start.play_moves("b2 a1").unwrap();
+    assert!(matches!(book.probe(&over), Err(ProbeError::GameOver(_))));
+    // Within the depth but not reachable from c3: the snail started on b4.
+    let elsewhere = Position::start(board, "b4".parse().unwrap())
+        .unwrap()
+        .play_moves("a4 a3")
+        .unwrap();
+    assert_eq!(book.probe(&elsewhere), Err(ProbeError::NotInBook));
+    let other = Position::centre(Board::new(3, 3).unwrap()).unwrap();
+    assert!(matches!(
+        book.probe(&other),
+        Err(ProbeError::WrongBoard { .. })
+    ));
+}
+
+#[test]
+fn export_and_import_round_trip() {
+    let board = Board::new(5, 5).unwrap();
+    let start = start(board, "c3");
+    let (book, small) = (build(start, 5), build(start, 3));
+    let mut jsonl = Vec::new();
+    let n = export::write_jsonl(&book, None, &mut jsonl).unwrap();
+    assert_eq!(n as usize, book.len());
+    let back = export::read_jsonl(&mut &jsonl[..]).unwrap();
+    assert_same_bytes(&back.to_bytes(), &book.to_bytes(), "whole export");
+    // The first plies of a book are the book of that depth.
+    let mut first = Vec::new();
+    export::write_jsonl(&book, Some(3), &mut first).unwrap();
+    let back = export::read_jsonl(&mut &first[..]).unwrap();
+    assert_same_bytes(&back.to_bytes(), &small.to_bytes(), "first plies");
+    // Each exported line reaches its position and names the moves the probe gives.
+    for line in std::str::from_utf8(&first).unwrap().lines().skip(1) {
+        let x: export::ExportEntry = serde_json::from_str(line).unwrap();
+        let pos = start.play_moves(&x.moves.join(" ")).unwrap();
+        assert_eq!(pos.to_string(), x.position);
+        assert_eq!(pos.ply(), x.ply);
+        let hit = book.probe(&pos).unwrap();
+        let names: Vec<String> = hit
+            .best_moves
+            .iter()
+            .map(|&c| board.cell(c).to_string())
+            .collect();
+        assert_eq!(names, x.best_moves);
+        assert_eq!((hit.value.as_str(), hit.dte), (x.value.as_str(), x.dte));
+    }
+    // CSV: a header and one row an entry.
+    let mut csv = Vec::new();
+    export::write_csv(&book, None, &mut csv).unwrap();
+    let text = String::from_utf8(csv).unwrap();
+    assert_eq!(text.lines().count(), book.len() + 1);
+    assert_eq!(text.lines().next(), Some(export::CSV_HEADER));
+    // A damaged export is refused, not half read.
+    let cut = &jsonl[..jsonl.len() / 2];
+    let cut = &cut[..cut.iter().rposition(|&b| b == b'\n').unwrap() + 1];
+    assert!(export::read_jsonl(&mut &cut[..]).is_err());
+}
+
+#[test]
+fn truncated_and_corrupted_files_are_refused() {
+    let board = Board::new(4, 4).unwrap();
+    let book = build(start(board, "b2"), 4);
+    let bytes = book.to_bytes();
+    assert_eq!(Book::from_bytes(&bytes).unwrap(), book);
+    // Every truncation.
+    for len in 0..bytes.len() {
+        match Book::from_bytes(&bytes[..len]) {
+            Err(BookError::Truncated { found, .. }) => assert_eq!(found, len as u64),
+            other => panic!("truncated to {len} bytes: {other:?}"),
+        }
+    }
+    // Every single-bit flip.
+    for offset in 0..bytes.len() {
+        for bit in 0..8 {
+            let mut b = bytes.clone();
+            b[offset] ^= 1 << bit;
+            let r = Book::from_bytes(&b);
+            let ok = match offset {
+                0..8 => matches!(r, Err(BookError::BadMagic)),
+                8..12 => matches!(r, Err(BookError::UnsupportedVersion { .. })),
+                12..HEADER_LEN => {
+                    matches!(r, Err(BookError::ChecksumMismatch(ChecksumPart::Header)))
+                }
+                _ => matches!(r, Err(BookError::ChecksumMismatch(ChecksumPart::Body))),
+            };
+            assert!(ok, "bit {bit} of byte {offset}: {r:?}");
+        }
+    }
+    // Bytes after the end, another board, another kind of file.
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        Book::from_bytes(&longer),
+        Err(BookError::Decode(_))
+    ));
+    assert!(matches!(
+        Book::from_bytes_for(&bytes, Some(Board::new(5, 5).unwrap())),
+        Err(BookError::WrongBoard { .. })
+    ));
+    assert!(matches!(
+        Book::from_bytes(b"{\"not\": \"a book\"}"),
+        Err(BookError::BadMagic)
+    ));
+    // A file with valid checksums but nonsense inside is still refused without a panic.
+    let mut rng = Rng(7);
+    for _ in 0..200 {
+        let mut b = bytes.clone();
+        let at = HEADER_LEN + rng.below(bytes.len() - HEADER_LEN);
+        b[at] = rng.next() as u8;
+        let body = rastros_solver::book::fnv1a64(&b[HEADER_LEN..]);
+        b[27..35].copy_from_slice(&body.to_le_bytes());
+        let head = rastros_solver::book::fnv1a64(&b[..HEADER_LEN - 8]);
+        b[35..43].copy_from_slice(&head.to_le_bytes());
+        let _ = Book::from_bytes(&b);
+    }
+    // Through the file system as well.
+    let dir = temp_dir("corrupt");
+    let path = dir.join("b.book");
+    std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+    assert!(matches!(
+        Book::open(&path),
+        Err(BookError::Truncated { .. })
+    ));
+    assert!(matches!(
+        Book::open(dir.join("missing.book")),
+        Err(BookError::Io(_))
+    ));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn interrupted_builds_resume_to_the_same_file() {
+    let board = Board::new(5, 5).unwrap();
+    let start = start(board, "c3");
+    let depth = 6;
+    let dir = temp_dir("resume");
+    let reference = dir.join("reference.book");
+    build_with(BookBuilder::new(start, depth).output(&reference), board);
+    let reference = std::fs::read(&reference).unwrap();
+    let mut rng = Rng(0xdead_beef);
+    for (round, strategy) in [
+        Strategy::Retrograde,
+        Strategy::SearchDeepestFirst,
+        Strategy::Retrograde,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let out = dir.join(format!("book-{round}.book"));
+        let mut runs = 0;
+        loop {
+            runs += 1;
+            assert!(runs < 200, "the build does not finish");
+            // A new solver each run, as after a restart of the program.
+            let limit = rng.below(1200);
+            let builder = BookBuilder::new(start, depth)
+                .strategy(strategy)
+                .workers(1 + runs % 2)
+                .output(&out)
+                .stop_after(Some(limit))
+                .flush_every(1 + rng.below(100), Duration::from_secs(3600));
+            let ckpt = builder.checkpoint_file().unwrap().to_path_buf();
+            match builder.run(&solver(board), &|_| {}).unwrap() {
+                BuildOutcome::Finished(_) => {
+                    assert!(!ckpt.exists(), "the checkpoint is deleted at the end");
+                    break;
+                }
+                BuildOutcome::Stopped {
+                    solved,
+                    interrupted,
+                    ..
+                } => {
+                    assert_eq!(solved, limit);
+                    assert!(!interrupted);
+                    // Sometimes the process dies while writing a record: half a record.
+                    if rng.below(3) == 0 {
+                        use std::io::Write;
+                        let mut f = std::fs::OpenOptions::new()
+                            .append(true)
+                            .open(&ckpt)
+                            .unwrap();
+                        f.write_all(&[0xAB; 7]).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(runs > 2, "round {round} was interrupted {} times", runs - 1);
+        assert_same_bytes(
+            &std::fs::read(&out).unwrap(),
+            &reference,
+            &format!("round {round}"),
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_checkpoint_of_another_build_is_refused() {
+    let board = Board::new(5, 5).unwrap();
+    let start = start(board, "c3");
+    let dir = temp_dir("mismatch");
+    let out = dir.join("b.book");
+    let s = solver(board);
+    let stopped = BookBuilder::new(start, 5)
+        .output(&out)
+        .stop_after(Some(10))
+        .run(&s, &|_| {})
+        .unwrap();
+    assert!(matches!(stopped, BuildOutcome::Stopped { done: 10, .. }));
+    let err = BookBuilder::new(start, 6)
+        .output(&out)
+        .run(&s, &|_| {})
+        .unwrap_err();
+    assert!(
+        matches!(err, BuildError::CheckpointMismatch { .. }),
+        "{err}"
+    );
+    // The solver's interrupt flag stops a build as Ctrl-C does, keeping the checkpoint.
+    s.interrupt_flag()
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let stopped = BookBuilder::new(start, 5)
+        .output(&out)
+        .run(&s, &|_| {})
+        .unwrap();
+    assert!(matches!(
+        stopped,
+        BuildOutcome::Stopped {
+            interrupted: true,
+            done: 10,
+            ..
+        }
+    ));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_committed_7x7_book_loads_and_agrees_with_the_solver() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tables/7x7-d4.book");
+    let board = Board::standard();
+    let book = Book::open_for(&path, board).unwrap();
+    assert_eq!(book.start(), Position::standard());
+    let hit = book.probe(&Position::standard()).unwrap();
+    let names: Vec<String> = hit
+        .best_moves
+        .iter()
+        .map(|&c| board.cell(c).to_string())
+        .collect();
+    assert_eq!((hit.value.as_str(), hit.dte), ("win", 37));
+    assert_eq!(names, ["c3", "e5"]);
+    let solver = Solver::new(
+        board,
+        SolverConfig {
+            hash_mb: 64,
+            threads: 1,
+            ..SolverConfig::default()
+        },
+    )
+    .unwrap();
+    let mut rng = Rng(0x7777);
+    for _ in 0..12 {
+        let e = book.entries()[rng.below(book.len())];
+        let pos = key_position(board, e.key);
+        let a = solver.analyze(&pos, Mode::Dte).unwrap();
+        assert_eq!(a.value, e.value, "value of {pos}");
+        assert_eq!(a.dte, Some(u32::from(e.dte)), "dte of {pos}");
+        assert_eq!(bits(&a.best_moves.unwrap()), e.best, "best moves of {pos}");
+    }
+}
