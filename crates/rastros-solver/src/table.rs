@@ -55,10 +55,11 @@ impl std::fmt::Debug for Table {
 }
 
 const WORDS_PER_BUCKET: usize = 4;
-/// Tables are aligned to 2 MiB so that Linux can back them with transparent huge pages:
-/// every probe is a random access, and with 4 KiB pages a large table costs a TLB miss and,
-/// the first time, a page fault per probe. Measured on the 7x7 value solve with a 1 GiB
-/// table: 2.4 s with 4 KiB pages (2.2 s of it in the kernel), see the README.
+/// Tables are aligned to 2 MiB and marked for transparent huge pages, so that Linux may back
+/// them with huge pages: every probe is a random access, and fewer pages mean fewer TLB
+/// misses. The first touch of each page still costs a fault and zeroing in the kernel; on this
+/// project's machine that cost (2 to 3 s for a 1 GiB table) was the same either way, which is
+/// why the default table is 256 MiB (see the README).
 const HUGE_PAGE: usize = 2 << 20;
 
 /// Asks Linux to back `len` bytes at `ptr` with huge pages (a hint; failure is harmless).
