@@ -346,27 +346,17 @@ impl Solver {
         let large = children
             .iter()
             .any(|(_, c)| c.free().len() >= PARALLEL_MIN_FREE);
+        let test = |(_, child): &(u8, Position)| {
+            let mut s = Stats::default();
+            self.at_most_with(child, target, &mut s, false)
+                .map(|b| (b, s))
+        };
         let results: Vec<Result<(bool, Stats), SolveError>> = if self.threads() > 1 && large {
-            self.pool.install(|| {
-                use rayon::prelude::*;
-                children
-                    .par_iter()
-                    .map(|(_, child)| {
-                        let mut s = Stats::default();
-                        self.at_most_with(child, target, &mut s, false)
-                            .map(|b| (b, s))
-                    })
-                    .collect()
-            })
+            use rayon::prelude::*;
+            self.pool
+                .install(|| children.par_iter().map(test).collect())
         } else {
-            children
-                .iter()
-                .map(|(_, child)| {
-                    let mut s = Stats::default();
-                    self.at_most_with(child, target, &mut s, false)
-                        .map(|b| (b, s))
-                })
-                .collect()
+            children.iter().map(test).collect()
         };
         let mut moves = Vec::new();
         for ((to, _), result) in children.iter().zip(results) {
