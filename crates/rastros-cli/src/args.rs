@@ -63,9 +63,7 @@ impl PositionArgs {
 
     /// The moves as a list of cell names.
     pub fn move_list(&self) -> Vec<String> {
-        self.moves
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|t| !t.is_empty())
+        rastros_core::split_moves(&self.moves)
             .map(|t| t.to_ascii_lowercase())
             .collect()
     }

@@ -18,5 +18,5 @@ pub use endgame::GoalFree;
 pub use notation::PositionParseError;
 pub use perft::{perft, perft_divide};
 pub use position::{
-    EndReason, MoveErrorKind, MoveListError, Outcome, PlayError, Position, StartError,
+    split_moves, EndReason, MoveErrorKind, MoveListError, Outcome, PlayError, Position, StartError,
 };

@@ -387,8 +387,13 @@ impl Position {
     }
 }
 
-/// Splits a move list on spaces and commas.
-pub(crate) fn split_moves(moves: &str) -> impl Iterator<Item = &str> {
+/// The moves of a move list: the text split on spaces and commas, empty pieces dropped.
+///
+/// ```
+/// let moves: Vec<&str> = rastros_core::split_moves(" c3, b2  b1,").collect();
+/// assert_eq!(moves, ["c3", "b2", "b1"]);
+/// ```
+pub fn split_moves(moves: &str) -> impl Iterator<Item = &str> {
     moves
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())

@@ -547,11 +547,8 @@ impl<'a> Searcher<'a> {
             ..n
         };
         let moves = &f.moves[..f.count];
-        if f.alpha + 1 != f.beta {
-            // The table narrowed the window to a single score: this position is decided.
-            let s = self.search(n, ply, f.alpha, f.beta);
-            return s;
-        }
+        // The prelude only ever narrows a null window to nothing (and then answers itself).
+        debug_assert_eq!(f.alpha + 1, f.beta);
         let first = self.search_split(parent.child(moves[0]), ply + 1, -f.alpha);
         if first == ABORTED {
             return ABORTED;
