@@ -4,9 +4,9 @@
 
 mod common;
 
-use common::random_line;
+use common::{assert_same_answer, random_line};
 use rastros_core::{Board, Position};
-use rastros_solver::{terminal_score, Mode, Score, Solver, SolverConfig};
+use rastros_solver::{terminal_score, Score, Solver, SolverConfig};
 
 fn solver(threads: usize, hash_mb: usize) -> Solver {
     let config = SolverConfig {
@@ -54,12 +54,6 @@ fn answers_do_not_depend_on_threads_or_table_size() {
         if pos.is_over() {
             continue;
         }
-        let a = one.analyze(&pos, Mode::Dte).unwrap();
-        let b = two_tiny.analyze(&pos, Mode::Dte).unwrap();
-        assert_eq!(
-            (a.value, a.dte, &a.winning_moves, &a.best_moves, &a.pv),
-            (b.value, b.dte, &b.winning_moves, &b.best_moves, &b.pv),
-            "{pos}"
-        );
+        assert_same_answer(&one, &two_tiny, &pos);
     }
 }

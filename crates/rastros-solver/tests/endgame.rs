@@ -3,9 +3,9 @@
 
 mod common;
 
-use common::{random_line, reachable, Brute};
+use common::{assert_same_answer, random_line, reachable, Brute};
 use rastros_core::{Board, Position};
-use rastros_solver::{Mode, Solver, SolverConfig, Value};
+use rastros_solver::{Solver, SolverConfig, Value};
 
 fn solver(board: &'static Board, matching: bool) -> Solver {
     let config = SolverConfig {
@@ -107,13 +107,7 @@ fn solver_results_are_identical_with_and_without_matching() {
             if pos.is_over() {
                 continue;
             }
-            let a = with.analyze(&pos, Mode::Dte).unwrap();
-            let b = without.analyze(&pos, Mode::Dte).unwrap();
-            assert_eq!(
-                (a.value, a.dte, &a.winning_moves, &a.best_moves, &a.pv),
-                (b.value, b.dte, &b.winning_moves, &b.best_moves, &b.pv),
-                "{pos}"
-            );
+            assert_same_answer(&with, &without, &pos);
         }
     }
 }

@@ -114,3 +114,15 @@ pub fn random_line(start: &Position, plies: usize, seed: &mut u64) -> Position {
 pub fn player_one() -> Player {
     Player::One
 }
+
+/// Asserts that two solvers give the same complete answer (value, DTE, winning moves,
+/// optimal moves, PV) for `pos`.
+pub fn assert_same_answer(a: &rastros_solver::Solver, b: &rastros_solver::Solver, pos: &Position) {
+    let a = a.analyze(pos, rastros_solver::Mode::Dte).unwrap();
+    let b = b.analyze(pos, rastros_solver::Mode::Dte).unwrap();
+    assert_eq!(
+        (a.value, a.dte, &a.winning_moves, &a.best_moves, &a.pv),
+        (b.value, b.dte, &b.winning_moves, &b.best_moves, &b.pv),
+        "{pos}"
+    );
+}
