@@ -259,5 +259,25 @@ fn survey_writes_and_merges_its_files() {
     let csv = std::fs::read_to_string(dir.join("survey.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 41 + 1);
     assert!(csv.ends_with("5,5,c3,win,17\n"), "{csv}");
+    // The value alone (no time for the DTE) does not replace the full row...
+    let value_only = [
+        "survey",
+        "--boards",
+        "5x5",
+        "--starts",
+        "c3,b4",
+        "--dte-time-limit",
+        "0",
+        "--merge",
+        "--out",
+        s(&dir),
+        "--hash-mb",
+        "8",
+    ];
+    ok(&value_only);
+    let csv = std::fs::read_to_string(dir.join("survey.csv")).unwrap();
+    assert!(csv.ends_with("5,5,c3,win,17\n5,5,b4,win,\n"), "{csv}");
+    let md = std::fs::read_to_string(dir.join("survey.md")).unwrap();
+    assert!(md.contains("| **4** | · | W |"), "{md}");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -1,6 +1,8 @@
 //! The board survey: the value and distance to the end of the start position (player 1 to
 //! move) for every start cell of a range of board sizes, as CSV and as one grid a board in
-//! Markdown.
+//! Markdown. Each start is solved in two steps, the value and then the distance, each
+//! with its own time limit, so that big boards can publish values whose distances take too
+//! long.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -15,7 +17,7 @@
 //! let csv = survey::to_csv(&rows);
 //! assert!(csv.starts_with("width,height,start,value,dte\n3,3,"));
 //! let back = survey::parse_csv(&csv).unwrap();
-//! assert!(back.iter().zip(&rows).all(|(a, b)| (a.start, a.score) == (b.start, b.score)));
+//! assert!(back.iter().zip(&rows).all(|(a, b)| (a.start, a.score()) == (b.start, b.score())));
 //! ```
 
 use std::collections::BTreeMap;
@@ -37,9 +39,12 @@ pub struct SurveyRow {
     pub height: u8,
     /// Start cell index (`rank * width + file`).
     pub start: u8,
-    /// Value and DTE for player 1 to move, or `None` when the search did not finish
-    /// within the time limit.
-    pub score: Option<Score>,
+    /// The value for player 1 to move, or `None` when its search did not finish within the
+    /// time limit.
+    pub value: Option<Value>,
+    /// The distance to the end, or `None` when its search did not finish within the time
+    /// limit (or the value is not known).
+    pub dte: Option<u32>,
     /// Seconds the search took (0 for rows read from a CSV file).
     pub seconds: f64,
 }
@@ -48,6 +53,19 @@ impl SurveyRow {
     /// The board of the row.
     pub fn board(&self) -> &'static Board {
         Board::new(self.width.into(), self.height.into()).expect("rows hold valid boards")
+    }
+
+    /// Value and DTE, when both are known.
+    pub fn score(&self) -> Option<Score> {
+        Some(Score {
+            value: self.value?,
+            dte: self.dte?,
+        })
+    }
+
+    /// How much the row knows: nothing, the value, or the value and the DTE.
+    fn knowledge(&self) -> u8 {
+        u8::from(self.value.is_some()) + u8::from(self.dte.is_some())
     }
 
     /// The start cell's name, like `d4`.
@@ -65,8 +83,12 @@ impl SurveyRow {
 pub struct SurveyConfig {
     /// The solver of each board.
     pub solver: SolverConfig,
-    /// Abandon a start position after this long (its row then has no score).
+    /// Abandon the value of a start position after this long (its row then has neither
+    /// value nor DTE).
     pub time_limit: Option<Duration>,
+    /// Abandon the DTE of a start position after this long once its value is known (its
+    /// row then has the value only). `None`: no limit.
+    pub dte_time_limit: Option<Duration>,
 }
 
 impl Default for SurveyConfig {
@@ -77,6 +99,7 @@ impl Default for SurveyConfig {
                 ..SolverConfig::default()
             },
             time_limit: None,
+            dte_time_limit: None,
         }
     }
 }
@@ -146,7 +169,6 @@ pub fn survey_board(
     on_row: &mut dyn FnMut(&SurveyRow),
 ) -> Result<Vec<SurveyRow>, SurveyError> {
     let solver = Solver::new(board, config.solver).map_err(SurveyError::Solver)?;
-    let flag = solver.interrupt_flag();
     let mut rows = Vec::new();
     for &start in starts {
         if interrupt.load(Relaxed) {
@@ -154,36 +176,19 @@ pub fn survey_board(
         }
         let pos = Position::start(board, board.cell(start)).map_err(SurveyError::Start)?;
         let clock = Instant::now();
-        let deadline = config.time_limit.map(|d| clock + d);
-        let finished = AtomicBool::new(false);
-        let result = std::thread::scope(|scope| {
-            scope.spawn(|| {
-                while !finished.load(Relaxed) {
-                    if interrupt.load(Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-                        flag.store(true, Relaxed);
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-            });
-            let r = solver.score(&pos);
-            finished.store(true, Relaxed);
-            r
-        });
-        flag.store(false, Relaxed);
-        let score = match result {
-            Ok(s) => Some(s),
-            Err(SolveError::Interrupted) if interrupt.load(Relaxed) => {
-                return Err(SurveyError::Interrupted)
-            }
-            Err(SolveError::Interrupted) => None,
-            Err(e) => return Err(SurveyError::Solve(e)),
+        let value = within(&solver, config.time_limit, interrupt, || solver.value(&pos))?;
+        let dte = match value {
+            Some(_) => within(&solver, config.dte_time_limit, interrupt, || {
+                solver.score(&pos)
+            })?,
+            None => None,
         };
         let row = SurveyRow {
             width: board.width(),
             height: board.height(),
             start,
-            score,
+            value,
+            dte: dte.map(|s| s.dte),
             seconds: clock.elapsed().as_secs_f64(),
         };
         on_row(&row);
@@ -192,22 +197,60 @@ pub fn survey_board(
     Ok(rows)
 }
 
-/// The rows with a score as CSV: `width,height,start,value,dte`, sorted by width, height
-/// and start cell index.
+/// Runs `search` on the calling thread while a watcher stops it (through the solver's
+/// interrupt flag) at the time limit or when `interrupt` is set: `Ok(None)` when the time
+/// ran out, [`SurveyError::Interrupted`] when `interrupt` was set.
+fn within<T: Send>(
+    solver: &Solver,
+    limit: Option<Duration>,
+    interrupt: &AtomicBool,
+    search: impl FnOnce() -> Result<T, SolveError>,
+) -> Result<Option<T>, SurveyError> {
+    let flag = solver.interrupt_flag();
+    let deadline = limit.map(|d| Instant::now() + d);
+    let finished = AtomicBool::new(false);
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        // No time at all (a zero limit): the search stops at its first node.
+        flag.store(true, Relaxed);
+    }
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Relaxed) {
+                if interrupt.load(Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                    flag.store(true, Relaxed);
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        });
+        let r = search();
+        finished.store(true, Relaxed);
+        r
+    });
+    flag.store(false, Relaxed);
+    match result {
+        Ok(v) => Ok(Some(v)),
+        Err(SolveError::Interrupted) if interrupt.load(Relaxed) => Err(SurveyError::Interrupted),
+        Err(SolveError::Interrupted) => Ok(None),
+        Err(e) => Err(SurveyError::Solve(e)),
+    }
+}
+
+/// The rows with a value as CSV: `width,height,start,value,dte`, sorted by width, height
+/// and start cell index; `dte` is empty when only the value is known.
 pub fn to_csv(rows: &[SurveyRow]) -> String {
-    let mut rows: Vec<&SurveyRow> = rows.iter().filter(|r| r.score.is_some()).collect();
+    let mut rows: Vec<&SurveyRow> = rows.iter().filter(|r| r.value.is_some()).collect();
     rows.sort_by_key(|r| r.sort_key());
     let mut out = String::from("width,height,start,value,dte\n");
     for r in rows {
-        let s = r.score.expect("filtered");
+        let value = r.value.expect("filtered");
+        let dte = r.dte.map_or(String::new(), |d| d.to_string());
         let _ = writeln!(
             out,
-            "{},{},{},{},{}",
+            "{},{},{},{value},{dte}",
             r.width,
             r.height,
             r.start_name(),
-            s.value,
-            s.dte
         );
     }
     out
@@ -247,28 +290,31 @@ pub fn parse_csv(text: &str) -> Result<Vec<SurveyRow>, SurveyError> {
             "loss" => Value::Loss,
             v => return Err(bad(format!("value '{v}' is neither win nor loss"))),
         };
+        let dte = if dte.is_empty() {
+            None
+        } else {
+            Some(num(dte)?)
+        };
         rows.push(SurveyRow {
             width: board.width(),
             height: board.height(),
             start,
-            score: Some(Score {
-                value,
-                dte: num(dte)?,
-            }),
+            value: Some(value),
+            dte,
             seconds: 0.0,
         });
     }
     Ok(rows)
 }
 
-/// `new` rows replacing the rows of `old` for the same board and start (a row without a
-/// score never replaces one with a score), sorted.
+/// `new` rows replacing the rows of `old` for the same board and start (a row that knows
+/// less, say the value without the DTE, never replaces one that knows more), sorted.
 pub fn merge(old: &[SurveyRow], new: &[SurveyRow]) -> Vec<SurveyRow> {
     let mut map: BTreeMap<(u8, u8, u8), SurveyRow> =
         old.iter().map(|r| (r.sort_key(), *r)).collect();
     for r in new {
         match map.get(&r.sort_key()) {
-            Some(o) if o.score.is_some() && r.score.is_none() => {}
+            Some(o) if o.knowledge() > r.knowledge() => {}
             _ => {
                 map.insert(r.sort_key(), *r);
             }
@@ -278,8 +324,9 @@ pub fn merge(old: &[SurveyRow], new: &[SurveyRow]) -> Vec<SurveyRow> {
 }
 
 /// Every board of `rows` drawn as a grid, top rank first: `W 7` is a win for player 1 in 7
-/// plies from that start cell, `L 8` a loss in 8, `G1`/`G2` the goals, `?` a start that did
-/// not finish in time and `·` one not surveyed. `preamble` goes first.
+/// plies from that start cell, `L 8` a loss in 8, `W`/`L` a value whose DTE did not finish
+/// in time, `G1`/`G2` the goals, `?` a start whose value did not finish in time and `·` one
+/// not surveyed. `preamble` goes first.
 pub fn to_markdown(rows: &[SurveyRow], preamble: &str) -> String {
     let mut boards: BTreeMap<(u8, u8), Vec<&SurveyRow>> = BTreeMap::new();
     for r in rows {
@@ -294,19 +341,16 @@ pub fn to_markdown(rows: &[SurveyRow], preamble: &str) -> String {
     out += "| --- | ---: | ---: | ---: | --- |\n";
     for (&(w, h), rs) in &boards {
         let board = Board::new(w.into(), h.into()).expect("valid");
-        let wins = rs
-            .iter()
-            .filter(|r| r.score.is_some_and(|s| s.value == Value::Win))
-            .count();
-        let losses = rs
-            .iter()
-            .filter(|r| r.score.is_some_and(|s| s.value == Value::Loss))
-            .count();
+        let wins = rs.iter().filter(|r| r.value == Some(Value::Win)).count();
+        let losses = rs.iter().filter(|r| r.value == Some(Value::Loss)).count();
         let centre = board
             .centre()
             .and_then(|c| rs.iter().find(|r| r.start == c))
-            .and_then(|r| r.score)
-            .map_or("-".to_string(), |s| format!("{} in {}", s.value, s.dte));
+            .and_then(|r| Some((r.value?, r.dte)))
+            .map_or("-".to_string(), |(value, dte)| match dte {
+                Some(d) => format!("{value} in {d}"),
+                None => value.to_string(),
+            });
         let surveyed = wins + losses;
         let _ = writeln!(
             out,
@@ -337,11 +381,14 @@ pub fn to_markdown(rows: &[SurveyRow], preamble: &str) -> String {
                     "G2".to_string()
                 } else {
                     match rs.iter().find(|r| r.start == i) {
-                        Some(SurveyRow { score: Some(s), .. }) => format!(
-                            "{} {}",
-                            if s.value == Value::Win { "W" } else { "L" },
-                            s.dte
-                        ),
+                        Some(SurveyRow {
+                            value: Some(v),
+                            dte,
+                            ..
+                        }) => {
+                            let v = if *v == Value::Win { "W" } else { "L" };
+                            dte.map_or(v.to_string(), |d| format!("{v} {d}"))
+                        }
                         Some(_) => "?".to_string(),
                         None => "·".to_string(),
                     }
@@ -352,4 +399,87 @@ pub fn to_markdown(rows: &[SurveyRow], preamble: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(board: &Board, start: &str, value: Option<Value>, dte: Option<u32>) -> SurveyRow {
+        SurveyRow {
+            width: board.width(),
+            height: board.height(),
+            start: board.parse_cell(start).unwrap(),
+            value,
+            dte,
+            seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn value_only_rows_round_trip_and_never_replace_fuller_rows() {
+        let b = Board::new(8, 8).unwrap();
+        let full = row(b, "c2", Some(Value::Win), Some(21));
+        let value_only = row(b, "d4", Some(Value::Loss), None);
+        let unknown = row(b, "e5", None, None);
+        let csv = to_csv(&[unknown, value_only, full]);
+        assert_eq!(
+            csv,
+            "width,height,start,value,dte\n8,8,c2,win,21\n8,8,d4,loss,\n"
+        );
+        let back = parse_csv(&csv).unwrap();
+        assert_eq!(
+            back.iter().map(|r| (r.value, r.dte)).collect::<Vec<_>>(),
+            [(Some(Value::Win), Some(21)), (Some(Value::Loss), None)]
+        );
+        assert!(parse_csv("width,height,start,value,dte\n8,8,d4,loss,x\n").is_err());
+
+        // Less knowledge never replaces more; more replaces less.
+        let c2_value = row(b, "c2", Some(Value::Win), None);
+        let d4_full = row(b, "d4", Some(Value::Loss), Some(40));
+        let d4_unknown = row(b, "d4", None, None);
+        let merged = merge(&[full, value_only], &[c2_value, d4_full]);
+        assert_eq!(merged, [full, d4_full]);
+        assert_eq!(merge(&[value_only], &[d4_unknown]), [value_only]);
+
+        let md = to_markdown(&[full, value_only, unknown], "");
+        assert!(md.contains("| 8x8 | 2 of 62 | 1 | 1 | - |"), "{md}");
+        assert!(md.contains("| **4** | · | · | · | L |"), "{md}");
+        assert!(md.contains("| **5** | · | · | · | · | ? |"), "{md}");
+        assert!(md.contains("| **2** | · | · | W 21 |"), "{md}");
+    }
+
+    #[test]
+    fn a_dte_time_limit_keeps_the_values() {
+        let board = Board::new(6, 6).unwrap();
+        let starts: Vec<u8> = ["c3", "d4", "b5"]
+            .iter()
+            .map(|c| board.parse_cell(c).unwrap())
+            .collect();
+        let quiet = AtomicBool::new(false);
+        let full = survey_board(
+            board,
+            &starts,
+            &SurveyConfig::default(),
+            &quiet,
+            &mut |_| {},
+        )
+        .unwrap();
+        assert!(full.iter().all(|r| r.dte.is_some()));
+        let config = SurveyConfig {
+            dte_time_limit: Some(Duration::ZERO),
+            ..SurveyConfig::default()
+        };
+        let rows = survey_board(board, &starts, &config, &quiet, &mut |_| {}).unwrap();
+        for (r, f) in rows.iter().zip(&full) {
+            assert_eq!(r.value, f.value);
+            // A zero limit stops the distance search at its first node.
+            assert_eq!(r.dte, None, "{}", r.start_name());
+        }
+        let interrupted = AtomicBool::new(true);
+        assert!(matches!(
+            survey_board(board, &starts, &config, &interrupted, &mut |_| {}),
+            Err(SurveyError::Interrupted)
+        ));
+    }
 }

@@ -35,10 +35,15 @@ pub struct SurveyArgs {
     /// goals.
     #[arg(long, value_delimiter = ',')]
     starts: Vec<Cell>,
-    /// Give up on a start position after this many seconds (it is then left out of the
-    /// CSV and drawn as `?`).
-    #[arg(long)]
+    /// Give up on a start position's value after this many seconds (it is then left out of
+    /// the CSV and drawn as `?`).
+    #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
+    /// Give up on a start position's DTE after this many seconds once its value is known
+    /// (the row keeps the value with an empty `dte` and is drawn as `W` or `L`). Default:
+    /// the --time-limit.
+    #[arg(long, value_name = "SECONDS")]
+    dte_time_limit: Option<f64>,
     /// Directory for survey.csv and survey.md.
     #[arg(long, default_value = ".")]
     out: PathBuf,
@@ -102,6 +107,10 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             ..SolverConfig::default()
         },
         time_limit: args.time_limit.map(Duration::from_secs_f64),
+        dte_time_limit: args
+            .dte_time_limit
+            .or(args.time_limit)
+            .map(Duration::from_secs_f64),
     };
     let terminal = std::io::stderr().is_terminal();
     let bar = if terminal {
@@ -120,15 +129,18 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
         bar.set_message(format!("{board}"));
         let result = survey::survey_board(board, starts, &config, &interrupt, &mut |row| {
             bar.inc(1);
-            let text = match row.score {
-                Some(s) => format!(
-                    "{board} {}: {} in {} ({:.2} s)",
+            let text = match (row.value, row.dte) {
+                (Some(v), Some(d)) => format!(
+                    "{board} {}: {v} in {d} ({:.2} s)",
                     row.start_name(),
-                    s.value,
-                    s.dte,
                     row.seconds
                 ),
-                None => format!(
+                (Some(v), None) => format!(
+                    "{board} {}: {v}, DTE not finished ({:.0} s)",
+                    row.start_name(),
+                    row.seconds
+                ),
+                _ => format!(
                     "{board} {}: not finished within {:.0} s",
                     row.start_name(),
                     row.seconds
@@ -164,15 +176,15 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
                     "width": r.width,
                     "height": r.height,
                     "start": r.start_name(),
-                    "value": r.score.map(|s| s.value.as_str()),
-                    "dte": r.score.map(|s| s.dte),
+                    "value": r.value.map(|v| v.as_str()),
+                    "dte": r.dte,
                     "seconds": r.seconds,
                 })
             })
             .collect();
         println!("{}", serde_json::Value::Array(list));
     } else {
-        let unfinished = rows.iter().filter(|r| r.score.is_none()).count();
+        let unfinished = rows.iter().filter(|r| r.dte.is_none()).count();
         println!(
             "surveyed {} start positions on {} boards in {:.1} s ({unfinished} unfinished); wrote {} and {}",
             rows.len(),
@@ -192,8 +204,9 @@ fn write_files(args: &SurveyArgs, old: &[SurveyRow], rows: &[SurveyRow]) -> Resu
     let preamble = "# Survey of board sizes\n\n\
          Value and distance to the end (DTE, in plies) of the start position for player 1 \
          moving first, for every start cell that is not a goal. `W 7`: player 1 wins in 7 \
-         plies from that cell; `L 8`: player 1 loses in 8; `G1`/`G2`: player 1's and player \
-         2's goal; `?`: not finished within the time limit; `·`: not surveyed. Top rank \
+         plies from that cell; `L 8`: player 1 loses in 8; `W`/`L`: the value only (the DTE \
+         did not finish within its time limit); `G1`/`G2`: player 1's and player 2's goal; \
+         `?`: the value did not finish within the time limit; `·`: not surveyed. Top rank \
          first, file `a` on the left. Produced by `rastros survey`; the same rows are in \
          `survey.csv`.\n\n";
     std::fs::write(
