@@ -36,10 +36,11 @@ const TABLE_MIN_REGION: u32 = 10;
 
 /// Positions whose region has at least this many cells look up their children in the table
 /// before searching any (enhanced transposition cutoff): a child already known to refute
-/// saves the whole search. Measured with one thread (`--stats`, nodes): 8x8 `--moves "c3 b3
-/// c2 d2"` 51.8 M without, 40.6 M from 25 cells up (38.5 M from 20, but slower: eight flood
-/// fills and probes a node); 7x7 value 2.58 M -> 2.36 M, winning 14.9 M -> 13.3 M, DTE
-/// 31.7 M -> 28.8 M.
+/// saves the whole search, at the price of eight flood fills and probes. Measured with one
+/// thread (`--stats`, nodes): 8x8 `--moves "c3 b3 c2 d2"` 51.8 M without, 43.3 M from 30
+/// cells up, 40.6 M from 25, 38.5 M from 20; 7x7 value 2.58 M -> 2.36 M, winning 14.9 M ->
+/// 13.3 M, DTE 31.7 M -> 28.8 M (from 25). The times of 20, 25 and 30 were the same within
+/// this machine's noise; 25 is the middle.
 const ETC_MIN_REGION: u32 = 25;
 
 /// Positions with fewer free cells are never split between threads: their subtrees are
