@@ -1,0 +1,164 @@
+//! The committed solutions `tables/WxH-CELL.json` checked against the rules and the solver:
+//! the file's position is its board and start; the principal variation is legal, keeps the
+//! game going until its last move and ends it after exactly `dte` plies with the winner the
+//! value names; the winning and optimal moves follow from the per-root-move results when
+//! the file has them; and the solver, asked afresh, agrees with the value and distance at
+//! every position along the variation's last plies (where a solve takes milliseconds).
+
+use std::path::PathBuf;
+
+use rastros_core::{parse_board, Outcome, Player, Position};
+use rastros_solver::{Score, Solver, SolverConfig, Value};
+use serde_json::Value as Json;
+
+fn tables() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tables")
+}
+
+/// Every solution file in `tables/`: names like `7x7-d4.json`.
+fn solution_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(tables())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_str().unwrap();
+            name.ends_with(".json") && name.split('-').count() == 2 && name.contains('x')
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn strings(v: &Json) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn value(name: &str) -> Value {
+    match name {
+        "win" => Value::Win,
+        "loss" => Value::Loss,
+        v => panic!("bad value {v}"),
+    }
+}
+
+/// Plies at the end of each variation that the solver re-solves.
+const TAIL: usize = 36;
+
+#[test]
+fn committed_solutions_agree_with_the_rules_and_the_solver() {
+    let files = solution_files();
+    assert!(
+        files.iter().any(|f| f.ends_with("7x7-d4.json")),
+        "{files:?}"
+    );
+    for file in files {
+        let name = file.display().to_string();
+        let json: Json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let board = parse_board(json["board"].as_str().unwrap()).unwrap();
+        let start = board.parse_cell(json["start"].as_str().unwrap()).unwrap();
+        let root = Position::start(board, board.cell(start)).unwrap();
+        assert_eq!(
+            root.to_string(),
+            json["position"].as_str().unwrap(),
+            "{name}"
+        );
+        let root_value = value(json["value"].as_str().unwrap());
+        let dte = json["dte"].as_u64().unwrap() as usize;
+        let winning = strings(&json["winning_moves"]);
+        let best = strings(&json["best_moves"]);
+        let pv = strings(&json["pv"]);
+        assert_eq!(pv.len(), dte, "{name}: the variation lasts the DTE");
+        assert!(best.contains(&pv[0]), "{name}");
+        assert_eq!(winning.is_empty(), root_value == Value::Loss, "{name}");
+        if root_value == Value::Win {
+            assert!(best.iter().all(|m| winning.contains(m)), "{name}");
+        }
+
+        // The per-root-move results, when the file has them, make the root's answer.
+        if let Some(roots) = json["root_moves"].as_array() {
+            assert_eq!(roots.len(), root.legal_moves().len() as usize, "{name}");
+            let scores: Vec<(String, Score)> = roots
+                .iter()
+                .map(|r| {
+                    let s = Score {
+                        value: value(r["value"].as_str().unwrap()),
+                        dte: r["dte"].as_u64().unwrap() as u32,
+                    };
+                    (r["move"].as_str().unwrap().to_string(), s)
+                })
+                .collect();
+            let top = scores.iter().map(|(_, s)| s.to_int()).max().unwrap();
+            let top = Score::from_int(top);
+            assert_eq!((top.value, top.dte as usize), (root_value, dte), "{name}");
+            let tops: Vec<String> = scores
+                .iter()
+                .filter(|(_, s)| *s == top)
+                .map(|(m, _)| m.clone())
+                .collect();
+            assert_eq!(tops, best, "{name}");
+            let wins: Vec<String> = scores
+                .iter()
+                .filter(|(_, s)| s.value == Value::Win)
+                .map(|(m, _)| m.clone())
+                .collect();
+            assert_eq!(wins, winning, "{name}");
+        }
+
+        // The variation is legal and ends the game exactly at its last move.
+        let mut line = vec![root];
+        for (i, m) in pv.iter().enumerate() {
+            let pos = *line.last().unwrap();
+            assert_eq!(
+                pos.outcome(),
+                Outcome::InProgress,
+                "{name}: over before ply {i}"
+            );
+            let next = pos.play(m.parse().unwrap()).unwrap();
+            line.push(next);
+        }
+        let mover = root.side_to_move();
+        let winner = if root_value == Value::Win {
+            mover
+        } else if mover == Player::One {
+            Player::Two
+        } else {
+            Player::One
+        };
+        assert!(
+            matches!(line[dte].outcome(), Outcome::Won { winner: w, .. } if w == winner),
+            "{name}: {:?}",
+            line[dte].outcome()
+        );
+
+        // A fresh solver agrees along the variation's tail.
+        let solver = Solver::new(
+            board,
+            SolverConfig {
+                hash_mb: 16,
+                threads: 1,
+                ..SolverConfig::default()
+            },
+        )
+        .unwrap();
+        for (ply, pos) in line
+            .iter()
+            .enumerate()
+            .take(dte)
+            .skip(dte.saturating_sub(TAIL))
+        {
+            let expected = Score {
+                value: if ply % 2 == 0 {
+                    root_value
+                } else {
+                    root_value.flip()
+                },
+                dte: (dte - ply) as u32,
+            };
+            assert_eq!(solver.score(pos).unwrap(), expected, "{name}: ply {ply}");
+        }
+    }
+}
