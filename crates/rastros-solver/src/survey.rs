@@ -45,8 +45,10 @@ pub struct SurveyRow {
     /// The distance to the end, or `None` when its search did not finish within the time
     /// limit (or the value is not known).
     pub dte: Option<u32>,
-    /// Seconds the search took (0 for rows read from a CSV file).
+    /// Seconds the search took, value and DTE (0 for rows read from a CSV file).
     pub seconds: f64,
+    /// Seconds the value took (0 for rows read from a CSV file).
+    pub value_seconds: f64,
 }
 
 impl SurveyRow {
@@ -177,6 +179,7 @@ pub fn survey_board(
         let pos = Position::start(board, board.cell(start)).map_err(SurveyError::Start)?;
         let clock = Instant::now();
         let value = within(&solver, config.time_limit, interrupt, || solver.value(&pos))?;
+        let value_seconds = clock.elapsed().as_secs_f64();
         let dte = match value {
             Some(_) => within(&solver, config.dte_time_limit, interrupt, || {
                 solver.score(&pos)
@@ -190,6 +193,7 @@ pub fn survey_board(
             value,
             dte: dte.map(|s| s.dte),
             seconds: clock.elapsed().as_secs_f64(),
+            value_seconds,
         };
         on_row(&row);
         rows.push(row);
@@ -302,6 +306,7 @@ pub fn parse_csv(text: &str) -> Result<Vec<SurveyRow>, SurveyError> {
             value: Some(value),
             dte,
             seconds: 0.0,
+            value_seconds: 0.0,
         });
     }
     Ok(rows)
@@ -413,6 +418,7 @@ mod tests {
             value,
             dte,
             seconds: 0.0,
+            value_seconds: 0.0,
         }
     }
 

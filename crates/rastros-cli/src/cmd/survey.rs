@@ -131,13 +131,15 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             bar.inc(1);
             let text = match (row.value, row.dte) {
                 (Some(v), Some(d)) => format!(
-                    "{board} {}: {v} in {d} ({:.2} s)",
+                    "{board} {}: {v} in {d} ({:.2} s, the value {:.2} s)",
                     row.start_name(),
-                    row.seconds
+                    row.seconds,
+                    row.value_seconds
                 ),
                 (Some(v), None) => format!(
-                    "{board} {}: {v}, DTE not finished ({:.0} s)",
+                    "{board} {}: {v} in {:.2} s, DTE not finished ({:.0} s in all)",
                     row.start_name(),
+                    row.value_seconds,
                     row.seconds
                 ),
                 _ => format!(
@@ -179,6 +181,7 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
                     "value": r.value.map(|v| v.as_str()),
                     "dte": r.dte,
                     "seconds": r.seconds,
+                    "value_seconds": r.value_seconds,
                 })
             })
             .collect();
