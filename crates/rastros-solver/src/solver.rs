@@ -8,7 +8,7 @@ use std::time::Instant;
 use rastros_core::{Board, EndReason, Outcome, Position};
 
 use crate::score::{Score, Value, MATE};
-use crate::search::{Geometry, Node, Searcher, Shared, Stats, Stop, ABORTED};
+use crate::search::{canonical, Geometry, Node, Searcher, Shared, Stats, Stop, ABORTED};
 use crate::table::{Table, TableError};
 
 /// Positions with fewer free cells are searched on the calling thread: handing them to
@@ -335,38 +335,50 @@ impl Solver {
 
     /// The moves whose child has a score of at most `target` (for the child's mover).
     ///
-    /// With more than one thread the children are searched side by side, one thread each,
-    /// sharing the table: independent proofs parallelise better than splitting one tree.
+    /// Children with the same canonical form (mirror images, like `d3` and `c4` from the
+    /// 7x7 start) are tested once. With more than one thread the distinct children are
+    /// searched side by side, one thread each, sharing the table: independent proofs
+    /// parallelise better than splitting one tree, and two threads never prove the same
+    /// position twice at once.
     fn moves_with_child_at_most(
         &self,
         children: &[(u8, Position)],
         target: i32,
         stats: &mut Stats,
     ) -> Result<Vec<u8>, SolveError> {
+        // For each child, the index of the first child with its canonical form.
+        let keys: Vec<_> = children.iter().map(|(_, c)| canonical(c).0).collect();
+        let first: Vec<usize> = (0..children.len())
+            .map(|i| keys.iter().position(|k| *k == keys[i]).unwrap_or(i))
+            .collect();
+        let distinct: Vec<usize> = (0..children.len()).filter(|&i| first[i] == i).collect();
         let large = children
             .iter()
             .any(|(_, c)| c.free().len() >= PARALLEL_MIN_FREE);
-        let test = |(_, child): &(u8, Position)| {
+        let test = |&i: &usize| {
             let mut s = Stats::default();
-            self.at_most_with(child, target, &mut s, false)
+            self.at_most_with(&children[i].1, target, &mut s, false)
                 .map(|b| (b, s))
         };
         let results: Vec<Result<(bool, Stats), SolveError>> = if self.threads() > 1 && large {
             use rayon::prelude::*;
             self.pool
-                .install(|| children.par_iter().map(test).collect())
+                .install(|| distinct.par_iter().map(test).collect())
         } else {
-            children.iter().map(test).collect()
+            distinct.iter().map(test).collect()
         };
-        let mut moves = Vec::new();
-        for ((to, _), result) in children.iter().zip(results) {
+        let mut answer = vec![false; children.len()];
+        for (&i, result) in distinct.iter().zip(results) {
             let (yes, s) = result?;
             *stats += s;
-            if yes {
-                moves.push(*to);
-            }
+            answer[i] = yes;
         }
-        Ok(moves)
+        Ok(children
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| answer[first[i]])
+            .map(|(_, (to, _))| *to)
+            .collect())
     }
 
     /// Solves `pos` in `mode`.
