@@ -328,6 +328,48 @@ pub fn merge(old: &[SurveyRow], new: &[SurveyRow]) -> Vec<SurveyRow> {
     map.into_values().collect()
 }
 
+/// `rows` completed by symmetry: on a square board the mirror image of a start cell in the
+/// a1-to-top-right diagonal starts the same game (the mirror keeps both goals), so a row that
+/// knows less than its mirror's row (no value, or no DTE) takes the mirror's value and DTE,
+/// with a time of 0. Rows are returned sorted.
+///
+/// ```
+/// use rastros_core::Board;
+/// use rastros_solver::survey::{complete_by_symmetry, SurveyRow};
+/// use rastros_solver::Value;
+/// let b = Board::new(8, 8).unwrap();
+/// let row = |start: &str, value| SurveyRow { width: 8, height: 8,
+///     start: b.parse_cell(start).unwrap(), value, dte: None, seconds: 0.0, value_seconds: 0.0 };
+/// let rows = complete_by_symmetry(&[row("f1", None), row("a6", Some(Value::Loss))]);
+/// assert!(rows.iter().all(|r| r.value == Some(Value::Loss)));
+/// ```
+pub fn complete_by_symmetry(rows: &[SurveyRow]) -> Vec<SurveyRow> {
+    let mut map: BTreeMap<(u8, u8, u8), SurveyRow> =
+        rows.iter().map(|r| (r.sort_key(), *r)).collect();
+    for r in rows {
+        let Some(mirror) = r.board().transpose_index(r.start) else {
+            continue;
+        };
+        let key = (r.width, r.height, mirror);
+        let better = match map.get(&key) {
+            Some(m) => r.knowledge() > m.knowledge(),
+            None => r.value.is_some(),
+        };
+        if better {
+            map.insert(
+                key,
+                SurveyRow {
+                    start: mirror,
+                    seconds: 0.0,
+                    value_seconds: 0.0,
+                    ..*r
+                },
+            );
+        }
+    }
+    map.into_values().collect()
+}
+
 /// Every board of `rows` drawn as a grid, top rank first: `W 7` is a win for player 1 in 7
 /// plies from that start cell, `L 8` a loss in 8, `W`/`L` a value whose DTE did not finish
 /// in time, `G1`/`G2` the goals, `?` a start whose value did not finish in time and `·` one
@@ -447,6 +489,17 @@ mod tests {
         let merged = merge(&[full, value_only], &[c2_value, d4_full]);
         assert_eq!(merged, [full, d4_full]);
         assert_eq!(merge(&[value_only], &[d4_unknown]), [value_only]);
+
+        // The mirror images of c2 (b3) and d4 (d4 itself) come from their rows.
+        let completed = complete_by_symmetry(&[full, value_only, unknown]);
+        let b3 = row(b, "b3", Some(Value::Win), Some(21));
+        assert_eq!(completed, [full, b3, value_only, unknown]);
+        let e5_known = row(b, "e5", Some(Value::Win), Some(30));
+        assert_eq!(complete_by_symmetry(&[unknown, e5_known]), [e5_known]);
+        // Rectangular boards have no mirror that keeps the goals.
+        let r = Board::new(4, 3).unwrap();
+        let rect = [row(r, "b1", Some(Value::Win), Some(1))];
+        assert_eq!(complete_by_symmetry(&rect), rect);
 
         let md = to_markdown(&[full, value_only, unknown], "");
         assert!(md.contains("| 8x8 | 2 of 62 | 1 | 1 | - |"), "{md}");

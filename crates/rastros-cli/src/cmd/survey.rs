@@ -201,7 +201,7 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
 }
 
 fn write_files(args: &SurveyArgs, old: &[SurveyRow], rows: &[SurveyRow]) -> Result<(), CliError> {
-    let all = survey::merge(old, rows);
+    let all = survey::complete_by_symmetry(&survey::merge(old, rows));
     std::fs::create_dir_all(&args.out)?;
     std::fs::write(args.out.join("survey.csv"), survey::to_csv(&all))?;
     let preamble = "# Survey of board sizes\n\n\
@@ -209,7 +209,9 @@ fn write_files(args: &SurveyArgs, old: &[SurveyRow], rows: &[SurveyRow]) -> Resu
          moving first, for every start cell that is not a goal. `W 7`: player 1 wins in 7 \
          plies from that cell; `L 8`: player 1 loses in 8; `W`/`L`: the value only (the DTE \
          did not finish within its time limit); `G1`/`G2`: player 1's and player 2's goal; \
-         `?`: the value did not finish within the time limit; `·`: not surveyed. Top rank \
+         `?`: the value did not finish within the time limit; `·`: not surveyed. On square \
+         boards a start and its mirror image in the a1 diagonal play the same game, so each \
+         row also fills in its mirror's when that one knows less. Top rank \
          first, file `a` on the left. Produced by `rastros survey`; the same rows are in \
          `survey.csv`.\n\n";
     std::fs::write(
