@@ -281,3 +281,42 @@ fn survey_writes_and_merges_its_files() {
     assert!(md.contains("| **4** | · | W |"), "{md}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_killed_survey_keeps_every_finished_row() {
+    let dir = temp_dir("survey-killed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rastros"))
+        .args(["survey", "--boards", "7x7", "--hash-mb", "16", "--out"])
+        .arg(&dir)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for the first rows, then kill the survey without warning.
+    let csv = dir.join("survey.csv");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let rows = loop {
+        let text = std::fs::read_to_string(&csv).unwrap_or_default();
+        if text.lines().count() >= 3 || std::time::Instant::now() > deadline {
+            break text;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.lines().count() >= 3, "{rows}");
+    assert!(
+        text.starts_with("width,height,start,value,dte\n7,7,b1,win,1\n"),
+        "{text}"
+    );
+    // The file is whole: every row parses (a value and a DTE) and the grid was written too.
+    for line in text.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields.len(), 5, "{line}");
+        assert!(fields[4].parse::<u32>().is_ok(), "{line}");
+    }
+    assert!(std::fs::read_to_string(dir.join("survey.md"))
+        .unwrap()
+        .contains("### 7x7"));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -124,7 +124,10 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             .progress_chars("=> "),
     );
     let clock = Instant::now();
+    // Every finished row is kept and the files rewritten at once, so that neither Ctrl-C
+    // nor a killed process loses finished work.
     let mut rows: Vec<SurveyRow> = Vec::new();
+    let mut write_error = None;
     for (board, starts) in &plan {
         bar.set_message(format!("{board}"));
         let result = survey::survey_board(board, starts, &config, &interrupt, &mut |row| {
@@ -153,9 +156,16 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             } else {
                 eprintln!("[{:>7.1}s] {text}", clock.elapsed().as_secs_f64());
             }
+            rows.push(*row);
+            if let Err(e) = write_files(&args, &old, &rows) {
+                write_error.get_or_insert(e);
+            }
         });
+        if let Some(e) = write_error.take() {
+            return Err(e);
+        }
         match result {
-            Ok(r) => rows.extend(r),
+            Ok(_) => {}
             Err(survey::SurveyError::Interrupted) => {
                 bar.finish_and_clear();
                 write_files(&args, &old, &rows)?;
@@ -203,7 +213,7 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
 fn write_files(args: &SurveyArgs, old: &[SurveyRow], rows: &[SurveyRow]) -> Result<(), CliError> {
     let all = survey::complete_by_symmetry(&survey::merge(old, rows));
     std::fs::create_dir_all(&args.out)?;
-    std::fs::write(args.out.join("survey.csv"), survey::to_csv(&all))?;
+    write_whole(&args.out.join("survey.csv"), &survey::to_csv(&all))?;
     let preamble = "# Survey of board sizes\n\n\
          Value and distance to the end (DTE, in plies) of the start position for player 1 \
          moving first, for every start cell that is not a goal. `W 7`: player 1 wins in 7 \
@@ -214,9 +224,18 @@ fn write_files(args: &SurveyArgs, old: &[SurveyRow], rows: &[SurveyRow]) -> Resu
          row also fills in its mirror's when that one knows less. Top rank \
          first, file `a` on the left. Produced by `rastros survey`; the same rows are in \
          `survey.csv`.\n\n";
-    std::fs::write(
-        args.out.join("survey.md"),
-        survey::to_markdown(&all, preamble),
+    write_whole(
+        &args.out.join("survey.md"),
+        &survey::to_markdown(&all, preamble),
     )?;
     Ok(())
+}
+
+/// Writes `text` to `path` through a temporary file and a rename, so that a reader (or a
+/// survey killed mid-write) never sees half a file.
+fn write_whole(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
 }
