@@ -197,9 +197,13 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             .collect();
         println!("{}", serde_json::Value::Array(list));
     } else {
-        let unfinished = rows.iter().filter(|r| r.dte.is_none()).count();
+        let no_value = rows.iter().filter(|r| r.value.is_none()).count();
+        let value_only = rows
+            .iter()
+            .filter(|r| r.value.is_some() && r.dte.is_none())
+            .count();
         println!(
-            "surveyed {} start positions on {} boards in {:.1} s ({unfinished} unfinished); wrote {} and {}",
+            "surveyed {} start positions on {} boards in {:.1} s ({no_value} without a value, {value_only} with the value alone); wrote {} and {}",
             rows.len(),
             plan.len(),
             clock.elapsed().as_secs_f64(),
