@@ -75,8 +75,9 @@ pub struct SearchArgs {
     /// Worker threads (0 = one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Transposition table size in MiB; the table never grows past it.
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    /// Transposition table size in MiB; the table never grows past it (raise it for long
+    /// solves: the 8x8 runs use 4096).
+    #[arg(long, default_value_t = rastros_solver::DEFAULT_HASH_MB as u32, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash_mb: u32,
     /// Search goal-free positions instead of deciding them by maximum matching.
     #[arg(long)]

@@ -23,5 +23,7 @@ pub use book::{Book, BookBuilder, BookEntry, BookError, BookHit, ProbeError};
 pub use roots::{Checkpoint, CheckpointError, RootMove, RootSolver, RootsError};
 pub use score::{Score, Value, MATE};
 pub use search::{canonical, Orientation, Stats};
-pub use solver::{terminal_score, Analysis, Mode, SolveError, Solver, SolverConfig, SolverError};
+pub use solver::{
+    terminal_score, Analysis, Mode, SolveError, Solver, SolverConfig, SolverError, DEFAULT_HASH_MB,
+};
 pub use units::{Manifest, Merged, Split, Unit, UnitError, UnitResult};
