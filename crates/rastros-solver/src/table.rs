@@ -59,8 +59,34 @@ pub struct Table {
 /// 0.41 s, winning 2.33 s -> 2.21 s. The split is a speed choice only: every entry is a
 /// true bound wherever it is stored.
 pub const NEAR_MAX_REGION: u32 = 35;
-/// The near part's share of the budget: a quarter, at most this many bytes.
+/// The near part's share of the budget: 1/64 of it, at least [`NEAR_MIN_BYTES`] (but never
+/// more than a quarter of the table) and at most [`NEAR_MAX_BYTES`].
+///
+/// Small budgets mean small problems, whose near part should stay in the caches; big
+/// budgets mean long solves, where the near part's positions are worth more than a cache
+/// hit. Measured on 7x7 with the default 64 MiB table, builds before and after run in turn
+/// three times (`solve --mode M --threads T --stats`), value / winning moves / DTE: with 2
+/// threads, a 16 MiB near part (a quarter, the old rule) 0.23-0.30 / 0.85-0.97 / 2.28-2.45
+/// s, a 1 MiB one 0.17-0.18 / 0.73-0.75 / 2.22-2.30 s; with 1 thread 0.35-0.49 / 1.98 / 4.38
+/// s against 0.25-0.26 / 1.45-1.48 / 3.75-3.77 s, though the small part costs nodes (winning
+/// moves 13.8 M -> 15.9 M). A 2 MiB part was in between. Giving each thread its own 1 MiB
+/// (no cache lines passed between cores) was slower than sharing one. On 8x8 (`--moves "c3 b3" --mode value --threads 2 --hash-mb 2048`) a 1 MiB
+/// near part costs 44% more nodes (322 M against 223 M) and no time either way (18.7-22.4 s
+/// against 20.3-22.7 s), so big tables keep a big near part: 4 GiB ones the 64 MiB the
+/// committed 8x8 solves used.
+pub const NEAR_SHARE: usize = 64;
+/// The near part's smallest size (unless the table is tiny): about one core's L2 cache.
+pub const NEAR_MIN_BYTES: usize = 1 << 20;
+/// The near part's largest size.
 pub const NEAR_MAX_BYTES: usize = 64 << 20;
+
+/// Buckets in the near part of a table of `buckets` buckets.
+fn near_buckets(buckets: usize) -> usize {
+    (buckets / NEAR_SHARE)
+        .clamp(NEAR_MIN_BYTES / BUCKET_BYTES, NEAR_MAX_BYTES / BUCKET_BYTES)
+        .min(buckets / 4)
+        .max(1)
+}
 
 impl std::fmt::Debug for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -190,7 +216,7 @@ impl Table {
         let buckets = (bytes / BUCKET_BYTES).min(1 << 32);
         let len = buckets * WORDS_PER_BUCKET;
         let words = Words::zeroed(len).ok_or(TableError::OutOfMemory(bytes))?;
-        let near = (buckets / 4).clamp(1, NEAR_MAX_BYTES / BUCKET_BYTES);
+        let near = near_buckets(buckets);
         Ok(Table {
             words,
             near: near as u64,
@@ -399,13 +425,24 @@ mod tests {
             effort: 5,
         };
         // From the smallest table (one bucket per part) to one whose near part is capped.
-        for bytes in [2 * BUCKET_BYTES, 3 * BUCKET_BYTES, 1000, 1 << 20, 300 << 20] {
+        let mb = |b: u64| (b * BUCKET_BYTES as u64) >> 20;
+        for bytes in [
+            2 * BUCKET_BYTES,
+            3 * BUCKET_BYTES,
+            1000,
+            1 << 20,
+            64 << 20,
+            5 << 30,
+        ] {
             let table = Table::with_bytes(bytes).unwrap();
             assert!(table.bytes() <= bytes);
-            assert_eq!(
-                table.near,
-                (table.buckets() as u64 / 4).clamp(1, (NEAR_MAX_BYTES / BUCKET_BYTES) as u64)
-            );
+            assert!(table.near >= 1 && table.near <= (table.buckets() as u64 / 4).max(1));
+            match bytes >> 20 {
+                0 => assert_eq!(table.near, (table.buckets() as u64 / 4).max(1)),
+                1 => assert_eq!(mb(table.near), 0, "a quarter of 1 MiB"),
+                64 => assert_eq!(mb(table.near), 1),
+                _ => assert_eq!(mb(table.near), 64),
+            }
             for cells in [1, NEAR_MAX_REGION, NEAR_MAX_REGION + 1, 64] {
                 let key = Key {
                     region: u64::MAX >> (64 - cells),
