@@ -651,9 +651,30 @@ impl<'a> Searcher<'a> {
             );
             return first;
         }
+        // Siblings with the same canonical form (mirror images, from a position symmetric in
+        // the diagonal such as the 8x8 start) have the same score: search one of them, or
+        // two threads would prove the same tree side by side.
+        let g = self.shared.geo;
+        let key_of = |to: u8| {
+            let c = parent.child(to);
+            g.key(g.reachable(c.free, c.snail), c.snail, c.side).0
+        };
+        let mut keys = [None; 8];
+        let mut rest = [0u8; 8];
+        let mut distinct = 0;
+        keys[0] = Some(key_of(moves[0]));
+        for (i, &to) in moves.iter().enumerate().skip(1) {
+            let k = key_of(to);
+            keys[i] = Some(k);
+            if !keys[..i].contains(&Some(k)) {
+                rest[distinct] = to;
+                distinct += 1;
+            }
+        }
+        let rest = &rest[..distinct];
         let stop = Stop::new(Some(self.stop));
         let shared = self.shared;
-        let results: Vec<(i32, Stats)> = moves[1..]
+        let results: Vec<(i32, Stats)> = rest
             .par_iter()
             .map(|&to| {
                 let mut s = Searcher::new(shared, &stop);
@@ -673,7 +694,7 @@ impl<'a> Searcher<'a> {
         let mut best = first;
         let mut best_move = moves[0];
         let mut complete = true;
-        for (&(v, stats), &to) in results.iter().zip(&moves[1..]) {
+        for (&(v, stats), &to) in results.iter().zip(rest) {
             self.stats += stats;
             self.flushed += stats.nodes;
             if v == ABORTED {

@@ -57,3 +57,39 @@ fn answers_do_not_depend_on_threads_or_table_size() {
         assert_same_answer(&one, &two_tiny, &pos);
     }
 }
+
+/// Positions symmetric in the a1-to-top-right diagonal have mirror-image children with the
+/// same canonical form; the parallel search proves only one of each pair. The answers must
+/// be those of one thread, which never splits.
+#[test]
+fn symmetric_positions_get_the_same_answer_with_mirror_siblings_skipped() {
+    let six = Board::new(6, 6).unwrap();
+    let mut positions: Vec<Position> = ["b2", "c3", "d4", "e5"]
+        .iter()
+        .map(|c| Position::start(six, c.parse().unwrap()).unwrap())
+        .collect();
+    for line in ["c3 b2", "e5 f6"] {
+        positions.push(Position::standard().play_moves(line).unwrap());
+    }
+    for pos in &positions {
+        let one = Solver::new(
+            pos.board(),
+            SolverConfig {
+                threads: 1,
+                hash_mb: 16,
+                ..SolverConfig::default()
+            },
+        )
+        .unwrap();
+        let two = Solver::new(
+            pos.board(),
+            SolverConfig {
+                threads: 2,
+                hash_mb: 1,
+                ..SolverConfig::default()
+            },
+        )
+        .unwrap();
+        assert_same_answer(&one, &two, pos);
+    }
+}
