@@ -35,7 +35,9 @@
 //! move when playing `move` (the child's score seen from the parent); `dte` is `null`
 //! outside DTE mode; `pv` (DTE mode, moves that were best so far) is a principal variation
 //! from the root starting with `move`; `nodes` and
-//! `seconds` are the work spent on that move.
+//! `seconds` are the work spent on that move, and `probes`, `hits` and `matchings` (left out
+//! of the example; read as 0 when absent, as in checkpoints written before they were
+//! recorded) its table probes, table hits and matchings.
 //!
 //! ```
 //! use rastros_core::{Board, Position};
@@ -161,6 +163,13 @@ pub struct RootMove {
     pub pv: Option<Vec<u8>>,
     /// Nodes searched for this move.
     pub nodes: u64,
+    /// Table probes, hits and matchings of this move's searches (0 in checkpoints written
+    /// before they were recorded).
+    pub probes: u64,
+    /// Table probes that found the position.
+    pub hits: u64,
+    /// Goal-free positions decided by maximum matching.
+    pub matchings: u64,
     /// Seconds spent on this move.
     pub seconds: f64,
 }
@@ -319,6 +328,12 @@ struct MoveFile {
     dte: Option<u32>,
     pv: Option<Vec<String>>,
     nodes: u64,
+    #[serde(default)]
+    probes: u64,
+    #[serde(default)]
+    hits: u64,
+    #[serde(default)]
+    matchings: u64,
     seconds: f64,
 }
 
@@ -374,6 +389,9 @@ impl Checkpoint {
                     dte: m.dte,
                     pv: m.pv.as_ref().map(|pv| cell_names(board, pv)),
                     nodes: m.nodes,
+                    probes: m.probes,
+                    hits: m.hits,
+                    matchings: m.matchings,
                     seconds: m.seconds,
                 })
                 .collect(),
@@ -452,6 +470,9 @@ impl Checkpoint {
                 dte: m.dte,
                 pv,
                 nodes: m.nodes,
+                probes: m.probes,
+                hits: m.hits,
+                matchings: m.matchings,
                 seconds: m.seconds,
             });
         }
@@ -634,12 +655,13 @@ impl<'a> RootSolver<'a> {
 
     /// A principal variation starting with root move `to`, whose parent-side score is
     /// `score`.
-    fn line(&self, to: u8, score: Score) -> Result<Vec<u8>, SolveError> {
+    fn line(&self, to: u8, score: Score, stats: &mut Stats) -> Result<Vec<u8>, SolveError> {
         let mut child = self.checkpoint.position;
         child.play_unchecked(to);
         let mut line = vec![to];
         if score.dte > 1 {
             let a = self.solver.analyze(&child, Mode::Dte)?;
+            *stats += a.stats;
             line.extend(a.pv.unwrap_or_default());
         }
         Ok(line)
@@ -657,11 +679,12 @@ impl<'a> RootSolver<'a> {
         let mode = self.checkpoint.mode;
         let mut child = self.checkpoint.position;
         child.play_unchecked(to);
+        let mut stats = Stats::default();
         let parent = match terminal_score(&child) {
             Some(s) => s.parent(),
-            None if mode == Mode::Dte => self.solver.score(&child)?.parent(),
+            None if mode == Mode::Dte => self.solver.score_with_stats(&child, &mut stats)?.parent(),
             None => Score {
-                value: self.solver.value(&child)?.flip(),
+                value: self.solver.value_with_stats(&child, &mut stats)?.flip(),
                 dte: 0,
             },
         };
@@ -679,13 +702,19 @@ impl<'a> RootSolver<'a> {
             dte: (mode == Mode::Dte).then_some(parent.dte),
             pv: None,
             nodes: self.solver.progress() - nodes0,
+            probes: stats.probes,
+            hits: stats.hits,
+            matchings: stats.matchings,
             seconds: clock.elapsed().as_secs_f64(),
         });
         self.save()?;
         if new_best {
-            let line = self.line(to, parent)?;
+            let line = self.line(to, parent, &mut stats)?;
             let last = self.checkpoint.done.last_mut().expect("just pushed");
             last.pv = Some(line);
+            last.probes = stats.probes;
+            last.hits = stats.hits;
+            last.matchings = stats.matchings;
             last.nodes = self.solver.progress() - nodes0;
             last.seconds = clock.elapsed().as_secs_f64();
             self.save()?;
@@ -725,7 +754,8 @@ impl<'a> RootSolver<'a> {
                 // Not stored (a hand-made checkpoint): compute it now.
                 let clock = Instant::now();
                 let nodes0 = self.solver.progress();
-                let line = self.line(best.to, best.score())?;
+                let mut stats = Stats::default();
+                let line = self.line(best.to, best.score(), &mut stats)?;
                 let entry = self
                     .checkpoint
                     .done
@@ -734,6 +764,9 @@ impl<'a> RootSolver<'a> {
                     .expect("best is an entry");
                 entry.pv = Some(line.clone());
                 entry.nodes += self.solver.progress() - nodes0;
+                entry.probes += stats.probes;
+                entry.hits += stats.hits;
+                entry.matchings += stats.matchings;
                 entry.seconds += clock.elapsed().as_secs_f64();
                 self.save()?;
                 pv = Some(line);
@@ -747,7 +780,9 @@ impl<'a> RootSolver<'a> {
         };
         let stats = Stats {
             nodes: done.iter().map(|m| m.nodes).sum(),
-            ..Stats::default()
+            probes: done.iter().map(|m| m.probes).sum(),
+            hits: done.iter().map(|m| m.hits).sum(),
+            matchings: done.iter().map(|m| m.matchings).sum(),
         };
         Ok(Analysis {
             value: best.value,

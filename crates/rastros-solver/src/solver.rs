@@ -303,9 +303,19 @@ impl Solver {
         self.value_of(self.node(pos)?, &mut Stats::default())
     }
 
+    /// [`value`](Solver::value), adding the search's counters to `stats`.
+    pub fn value_with_stats(&self, pos: &Position, stats: &mut Stats) -> Result<Value, SolveError> {
+        self.value_of(self.node(pos)?, stats)
+    }
+
     /// The exact value and distance to the end.
     pub fn score(&self, pos: &Position) -> Result<Score, SolveError> {
         self.score_of(self.node(pos)?, &mut Stats::default())
+    }
+
+    /// [`score`](Solver::score), adding the search's counters to `stats`.
+    pub fn score_with_stats(&self, pos: &Position, stats: &mut Stats) -> Result<Score, SolveError> {
+        self.score_of(self.node(pos)?, stats)
     }
 
     /// The score of any position, finished or not.

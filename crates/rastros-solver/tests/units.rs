@@ -303,6 +303,12 @@ fn check_resume(pos: &Position, mode: Mode, k: usize, name: &str) {
     whole.run(None).unwrap();
     let whole = whole.finish().unwrap();
     same_answer(&whole, &direct, &format!("{pos} root by root"));
+    // The root-by-root solve counts what the direct one counts.
+    let s = whole.stats;
+    assert!(
+        s.probes > 0 && s.hits <= s.probes && s.nodes > 0,
+        "{pos}: {s:?}"
+    );
 
     let dir = scratch(name);
     fs::create_dir_all(&dir).unwrap();
@@ -318,6 +324,19 @@ fn check_resume(pos: &Position, mode: Mode, k: usize, name: &str) {
     solver.clear();
     let saved = Checkpoint::load(&file).unwrap();
     assert_eq!(saved.done.len(), k);
+    assert!(saved.done.iter().any(|m| m.probes > 0));
+    // A checkpoint written before probes, hits and matchings were recorded still loads,
+    // with zeros for them.
+    let mut old: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    for m in old["done"].as_array_mut().unwrap() {
+        for field in ["probes", "hits", "matchings"] {
+            m.as_object_mut().unwrap().remove(field).unwrap();
+        }
+    }
+    let old = Checkpoint::from_json(&old.to_string(), "old").unwrap();
+    assert_eq!(old.done.len(), k);
+    assert!(old.done.iter().all(|m| m.probes == 0 && m.hits == 0));
     let mut second = RootSolver::resume(&solver, pos, mode, &file).unwrap();
     assert_eq!(second.done(), k);
     let ran = second.run(None).unwrap();
