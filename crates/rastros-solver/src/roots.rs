@@ -736,8 +736,10 @@ impl<'a> RootSolver<'a> {
     }
 
     /// The root's answer, as [`Solver::analyze`] gives it, once
-    /// [`is_complete`](RootSolver::is_complete). `stats.nodes` and `seconds` add up the
-    /// work of every root move, over every session.
+    /// [`is_complete`](RootSolver::is_complete). `stats` (nodes, probes, hits, matchings)
+    /// and `seconds` add up the work of every root move, over every session; root moves read
+    /// from a checkpoint written before probes, hits and matchings were recorded count 0 for
+    /// those three, so their totals are then partial.
     pub fn finish(&mut self) -> Result<Analysis, RootsError> {
         if !self.is_complete() {
             return Err(RootsError::Incomplete {

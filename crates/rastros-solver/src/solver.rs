@@ -236,6 +236,7 @@ impl Solver {
 
     /// A null-window search of `node` at `beta`: a score bound that is `>= beta` when the
     /// true score is, and `< beta` when it is not.
+    ///
     /// With more than one thread the search splits near its root.
     fn probe(&self, node: Node, beta: i32, stats: &mut Stats) -> Result<i32, SolveError> {
         let split = self.threads() > 1;

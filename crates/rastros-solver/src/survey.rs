@@ -81,7 +81,7 @@ impl SurveyRow {
 }
 
 /// How the survey searches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SurveyConfig {
     /// The solver of each board.
     pub solver: SolverConfig,
@@ -91,19 +91,6 @@ pub struct SurveyConfig {
     /// Abandon the DTE of a start position after this long once its value is known (its
     /// row then has the value only). `None`: no limit.
     pub dte_time_limit: Option<Duration>,
-}
-
-impl Default for SurveyConfig {
-    fn default() -> Self {
-        SurveyConfig {
-            solver: SolverConfig {
-                hash_mb: 64,
-                ..SolverConfig::default()
-            },
-            time_limit: None,
-            dte_time_limit: None,
-        }
-    }
 }
 
 /// Why a survey stopped.

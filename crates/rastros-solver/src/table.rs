@@ -70,8 +70,8 @@ pub const NEAR_MAX_REGION: u32 = 35;
 /// s, a 1 MiB one 0.17-0.18 / 0.73-0.75 / 2.22-2.30 s; with 1 thread 0.35-0.49 / 1.98 / 4.38
 /// s against 0.25-0.26 / 1.45-1.48 / 3.75-3.77 s, though the small part costs nodes (winning
 /// moves 13.8 M -> 15.9 M). A 2 MiB part was in between. Giving each thread its own 1 MiB
-/// (no cache lines passed between cores) was slower than sharing one. On 8x8 (`--moves "c3 b3" --mode value --threads 2 --hash-mb 2048`) a 1 MiB
-/// near part costs 44% more nodes (322 M against 223 M) and no time either way (18.7-22.4 s
+/// (no cache lines passed between cores) was slower than sharing one. On 8x8 (`--moves
+/// "c3 b3" --mode value --threads 2 --hash-mb 2048`) a 1 MiB near part costs 44% more nodes (322 M against 223 M) and no time either way (18.7-22.4 s
 /// against 20.3-22.7 s), so big tables keep a big near part: 4 GiB ones the 64 MiB the
 /// committed 8x8 solves used.
 pub const NEAR_SHARE: usize = 64;
@@ -424,25 +424,28 @@ mod tests {
             best: Some(9),
             effort: 5,
         };
-        // From the smallest table (one bucket per part) to one whose near part is capped.
-        let mb = |b: u64| (b * BUCKET_BYTES as u64) >> 20;
-        for bytes in [
-            2 * BUCKET_BYTES,
-            3 * BUCKET_BYTES,
-            1000,
-            1 << 20,
-            64 << 20,
-            5 << 30,
+        // The near part's size: a quarter of tiny tables, then the 1 MiB floor, 1/64 of the
+        // budget, and the 64 MiB cap (checked on the rule, without allocating gigabytes).
+        let near_kib = |mb: usize| (near_buckets((mb << 20) / BUCKET_BYTES) * BUCKET_BYTES) >> 10;
+        assert_eq!(near_kib(1), 256, "a quarter of 1 MiB");
+        for (budget, near) in [
+            (16, 1),
+            (64, 1),
+            (256, 4),
+            (1024, 16),
+            (4096, 64),
+            (16384, 64),
         ] {
+            assert_eq!(near_kib(budget), near << 10, "{budget} MiB");
+        }
+        assert_eq!(near_buckets(2), 1);
+        assert_eq!(near_buckets(7), 1);
+        // From the smallest table (one bucket per part) to one whose near part is 1/64.
+        for bytes in [2 * BUCKET_BYTES, 3 * BUCKET_BYTES, 1000, 1 << 20, 256 << 20] {
             let table = Table::with_bytes(bytes).unwrap();
             assert!(table.bytes() <= bytes);
-            assert!(table.near >= 1 && table.near <= (table.buckets() as u64 / 4).max(1));
-            match bytes >> 20 {
-                0 => assert_eq!(table.near, (table.buckets() as u64 / 4).max(1)),
-                1 => assert_eq!(mb(table.near), 0, "a quarter of 1 MiB"),
-                64 => assert_eq!(mb(table.near), 1),
-                _ => assert_eq!(mb(table.near), 64),
-            }
+            assert_eq!(table.near as usize, near_buckets(table.buckets()));
+            assert!(table.near >= 1 && table.far >= 1);
             for cells in [1, NEAR_MAX_REGION, NEAR_MAX_REGION + 1, 64] {
                 let key = Key {
                     region: u64::MAX >> (64 - cells),

@@ -6,7 +6,7 @@ mod common;
 
 use common::{assert_same_answer, random_line};
 use rastros_core::{Board, Position};
-use rastros_solver::{terminal_score, Score, Solver, SolverConfig};
+use rastros_solver::{canonical, terminal_score, Score, Solver, SolverConfig};
 
 fn solver(threads: usize, hash_mb: usize) -> Solver {
     let config = SolverConfig {
@@ -72,6 +72,18 @@ fn symmetric_positions_get_the_same_answer_with_mirror_siblings_skipped() {
         positions.push(Position::standard().play_moves(line).unwrap());
     }
     for pos in &positions {
+        // Two root moves with the same canonical form: the root (a split node with 2
+        // threads) has a sibling to skip.
+        let keys: Vec<_> = pos
+            .legal_moves()
+            .iter()
+            .map(|to| canonical(&pos.play_index(to).unwrap()).0)
+            .collect();
+        let distinct: std::collections::HashSet<_> = keys.iter().collect();
+        assert!(
+            distinct.len() < keys.len(),
+            "{pos} has mirror-image children"
+        );
         let one = Solver::new(
             pos.board(),
             SolverConfig {

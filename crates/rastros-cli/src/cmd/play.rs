@@ -59,7 +59,8 @@ pub struct PlayArgs {
     /// and the same input replay the same games.
     #[arg(long)]
     seed: Option<u64>,
-    /// Transposition table size of the solver in MiB.
+    /// Transposition table size of the solver in MiB (bigger than `solve`'s default: one
+    /// solver stays warm for every move of the session).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash_mb: u32,
     /// Worker threads of the solver (0 = one per core).
