@@ -659,14 +659,12 @@ impl<'a> Searcher<'a> {
             let c = parent.child(to);
             g.key(g.reachable(c.free, c.snail), c.snail, c.side).0
         };
-        let mut keys = [None; 8];
+        let mut keys = [key_of(moves[0]); 8];
         let mut rest = [0u8; 8];
         let mut distinct = 0;
-        keys[0] = Some(key_of(moves[0]));
         for (i, &to) in moves.iter().enumerate().skip(1) {
-            let k = key_of(to);
-            keys[i] = Some(k);
-            if !keys[..i].contains(&Some(k)) {
+            keys[i] = key_of(to);
+            if !keys[..i].contains(&keys[i]) {
                 rest[distinct] = to;
                 distinct += 1;
             }

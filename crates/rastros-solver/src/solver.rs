@@ -301,7 +301,7 @@ impl Solver {
 
     /// WIN or LOSS for the side to move.
     pub fn value(&self, pos: &Position) -> Result<Value, SolveError> {
-        self.value_of(self.node(pos)?, &mut Stats::default())
+        self.value_with_stats(pos, &mut Stats::default())
     }
 
     /// [`value`](Solver::value), adding the search's counters to `stats`.
@@ -311,7 +311,7 @@ impl Solver {
 
     /// The exact value and distance to the end.
     pub fn score(&self, pos: &Position) -> Result<Score, SolveError> {
-        self.score_of(self.node(pos)?, &mut Stats::default())
+        self.score_with_stats(pos, &mut Stats::default())
     }
 
     /// [`score`](Solver::score), adding the search's counters to `stats`.

@@ -9,12 +9,16 @@ use rastros_core::{Board, Position};
 use rastros_solver::{canonical, terminal_score, Score, Solver, SolverConfig};
 
 fn solver(threads: usize, hash_mb: usize) -> Solver {
+    solver_on(Board::standard(), threads, hash_mb)
+}
+
+fn solver_on(board: &'static Board, threads: usize, hash_mb: usize) -> Solver {
     let config = SolverConfig {
         hash_mb,
         threads,
         ..SolverConfig::default()
     };
-    Solver::new(Board::standard(), config).unwrap()
+    Solver::new(board, config).unwrap()
 }
 
 fn exact(solver: &Solver, pos: &Position) -> Score {
@@ -84,24 +88,8 @@ fn symmetric_positions_get_the_same_answer_with_mirror_siblings_skipped() {
             distinct.len() < keys.len(),
             "{pos} has mirror-image children"
         );
-        let one = Solver::new(
-            pos.board(),
-            SolverConfig {
-                threads: 1,
-                hash_mb: 16,
-                ..SolverConfig::default()
-            },
-        )
-        .unwrap();
-        let two = Solver::new(
-            pos.board(),
-            SolverConfig {
-                threads: 2,
-                hash_mb: 1,
-                ..SolverConfig::default()
-            },
-        )
-        .unwrap();
+        let one = solver_on(pos.board(), 1, 16);
+        let two = solver_on(pos.board(), 2, 1);
         assert_same_answer(&one, &two, pos);
     }
 }
