@@ -364,9 +364,11 @@ impl<'a> Searcher<'a> {
         // A matching verdict gives the value; the distance stays somewhere within the
         // region's size. Ask for it only when one of the two answers would end this node:
         // in the narrow windows of a distance search it rarely would, and costs ~0.5 us.
-        let decisive = MATE - ply - cells >= beta || -(MATE - ply - cells) <= alpha;
-        if self.shared.matching && decisive {
-            if let Some((wins, verdict)) = self.geography(region, n.snail, own, opp) {
+        let win_ends = MATE - ply - cells >= beta;
+        let loss_ends = -(MATE - ply - cells) <= alpha;
+        if self.shared.matching && (win_ends || loss_ends) {
+            let ends = [loss_ends, win_ends];
+            if let Some((wins, verdict)) = self.geography(region, n.snail, own, opp, ends) {
                 let (lower, upper) = if wins {
                     (MATE - ply - cells, MATE - ply - 1)
                 } else {
@@ -479,9 +481,22 @@ impl<'a> Searcher<'a> {
     /// - Only the mover's goal reachable: if the mover wins geography on the region
     ///   without that goal, the mover wins Rastros: playing the geography strategy, every
     ///   reply is a geography move (and the opponent gets stuck) or a move into the
-    ///   mover's goal.
+    ///   mover's goal. The same holds on the region without the goal *and the cells next
+    ///   to it*: a reply into one of those lets the mover enter the goal at once. Neither
+    ///   game's verdict implies the other's, so both are asked, in turn.
     /// - Only the opponent's goal reachable: symmetrically, if the mover loses geography on
-    ///   the region without that goal, the mover loses Rastros.
+    ///   the region without that goal, or without the goal and the cells next to it (a
+    ///   move into one of those lets the opponent enter the goal), the mover loses Rastros.
+    ///
+    /// The second game is only asked when its verdict would end the node (`ends`, indexed
+    /// by whether the verdict is a win): in the narrow windows of a distance search its
+    /// bounds alone rarely pay for it.
+    ///
+    /// Measured (8x8 `--moves "c3 b3 c2 d2" --mode value --threads 1 --hash-mb 256
+    /// --stats`): the region without the goal alone decides 23% of one-goal positions,
+    /// the region without the goal's neighbourhood alone 22%, the two together 47%:
+    /// 48.6 M -> 40.4 M nodes, 8.2 s -> 6.8 s. 7x7 (`solve --mode M --threads 1`), nodes:
+    /// value 2.55 M -> 2.17 M, winning 15.9 M -> 13.4 M, DTE 38.2 M -> 34.5 M.
     #[inline]
     fn geography(
         &mut self,
@@ -489,6 +504,7 @@ impl<'a> Searcher<'a> {
         snail: u8,
         own: u64,
         opp: u64,
+        ends: [bool; 2],
     ) -> Option<(bool, Option<u8>)> {
         let nb = &self.shared.geo.nb;
         let goals = region & (own | opp);
@@ -496,13 +512,26 @@ impl<'a> Searcher<'a> {
             return None;
         }
         self.stats.matchings += 1;
-        let verdict = geography_winning_move(region & !goals, snail, nb);
-        match (goals, verdict) {
-            (0, v) => Some((v.is_some(), v)),
-            (g, Some(m)) if g == own => Some((true, Some(m))),
-            (g, None) if g == opp => Some((false, None)),
-            _ => None,
+        if goals == 0 {
+            let verdict = geography_winning_move(region, snail, nb);
+            return Some((verdict.is_some(), verdict));
         }
+        // One goal is reachable: a win is proved if it is the mover's and the mover wins
+        // one of the two games, a loss if it is the opponent's and the mover loses one.
+        let mine = goals == own;
+        let without_goal = region & !goals;
+        let without_near = without_goal & !nb[goals.trailing_zeros() as usize];
+        let decide = |verdict: Option<u8>| match (mine, verdict) {
+            (true, Some(m)) => Some((true, Some(m))),
+            (false, None) => Some((false, None)),
+            _ => None,
+        };
+        let first = decide(geography_winning_move(without_goal, snail, nb));
+        if first.is_some() || without_near == without_goal || !ends[mine as usize] {
+            return first;
+        }
+        self.stats.matchings += 1;
+        decide(geography_winning_move(without_near, snail, nb))
     }
 
     /// Stores what a finished node learnt: `best` searched in the window `alpha..beta`.
