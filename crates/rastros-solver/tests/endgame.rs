@@ -93,6 +93,45 @@ fn verdict_matches_plain_search_on_random_goal_free_positions() {
     }
 }
 
+/// Positions where exactly one goal is reachable are decided by geography on the region
+/// without that goal, or without the goal and its neighbours, in one direction only (see
+/// `search.rs`); a value search asks for both at its root, before the table.
+#[test]
+fn one_goal_positions_get_the_value_of_plain_search() {
+    let mut seed = 0x5bd1_e995_2545_f491u64;
+    for (w, h, start, wanted) in [(6, 6, "c3", 800), (7, 7, "d4", 800), (8, 8, "d4", 300)] {
+        let board = Board::new(w, h).unwrap();
+        let with = solver(board, true);
+        let plain = solver(board, false);
+        let start = Position::start(board, start.parse().unwrap()).unwrap();
+        let (mut found, mut tries) = (0, 0);
+        while found < wanted {
+            tries += 1;
+            assert!(
+                tries < 200 * wanted,
+                "too few one-goal positions on {w}x{h}"
+            );
+            let plies = 4 + (tries % (board.size() as usize - 8));
+            let pos = random_line(&start, plies, &mut seed);
+            if pos.is_over() {
+                continue;
+            }
+            let region = board.reachable(pos.free(), pos.snail());
+            let goals = region & board.goals();
+            // One goal, and small enough for plain search.
+            if goals.len() != 1 || region.len() > 24 {
+                continue;
+            }
+            assert_eq!(
+                with.value(&pos).unwrap(),
+                plain.value(&pos).unwrap(),
+                "{pos}"
+            );
+            found += 1;
+        }
+    }
+}
+
 #[test]
 fn solver_results_are_identical_with_and_without_matching() {
     let mut seed = 0x0123_4567_89ab_cdefu64;
