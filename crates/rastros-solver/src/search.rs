@@ -380,11 +380,23 @@ impl<'a> Searcher<'a> {
                 } else {
                     (-(MATE - ply), -(MATE - ply - cells))
                 };
-                if lower >= beta {
-                    return Prelude::Done(lower);
-                }
-                if upper <= alpha {
-                    return Prelude::Done(upper);
+                if lower >= beta || upper <= alpha {
+                    // Stored, so that a parent's enhanced transposition cutoff can see it.
+                    // Measured (one thread, `--hash-mb 1024`): 8x8 `--moves "c3 b3"` 93.2 M
+                    // -> 90.2 M nodes, 16.9-19.3 s -> 16.3-16.4 s; 7x7 (64 MiB) value,
+                    // winning, DTE 1.88 / 11.42 / 31.12 M -> 1.86 / 11.32 / 30.95 M nodes.
+                    if let Some((k, orientation)) = keyed {
+                        self.shared.table.store(
+                            k,
+                            Entry {
+                                lower: to_relative(lower, ply) as i8,
+                                upper: to_relative(upper, ply) as i8,
+                                best: verdict.map(|m| orientation.map(g, m)),
+                                effort: 0,
+                            },
+                        );
+                    }
+                    return Prelude::Done(if lower >= beta { lower } else { upper });
                 }
                 alpha = alpha.max(lower - 1);
                 beta = beta.min(upper + 1);
