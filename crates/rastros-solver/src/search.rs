@@ -737,15 +737,18 @@ impl<'a> Searcher<'a> {
         // the diagonal such as the 8x8 start) have the same score: search one of them, or
         // two threads would prove the same tree side by side.
         let g = self.shared.geo;
-        let key_of = |to: u8| {
-            let c = parent.child(to);
-            g.key(g.reachable(c.free, c.snail), c.snail, c.side).0
+        // The prelude has computed the keys of all children of a big node already.
+        let key_of = |i: usize| {
+            f.child_keys[i].unwrap_or_else(|| {
+                let c = parent.child(moves[i]);
+                g.key(g.reachable(c.free, c.snail), c.snail, c.side).0
+            })
         };
-        let mut keys = [key_of(moves[0]); 8];
+        let mut keys = [key_of(0); 8];
         let mut rest = [0u8; 8];
         let mut distinct = 0;
         for (i, &to) in moves.iter().enumerate().skip(1) {
-            keys[i] = key_of(to);
+            keys[i] = key_of(i);
             if !keys[..i].contains(&keys[i]) {
                 rest[distinct] = to;
                 distinct += 1;

@@ -46,37 +46,49 @@ fn verdict_matches_brute_force_on_every_goal_free_position_of_small_boards() {
     assert!(checked > 1000, "only {checked} goal-free positions");
 }
 
+/// Calls `check` on `wanted` positions drawn by `draw` (which may decline with `None`) from
+/// the start `start` of a `w`x`h` board, failing if too few turn up.
+fn sample(
+    (w, h, start, wanted): (u32, u32, &str, usize),
+    what: &str,
+    mut draw: impl FnMut(&Position, usize) -> Option<Position>,
+    mut check: impl FnMut(&Position),
+) {
+    let board = Board::new(w, h).unwrap();
+    let start = Position::start(board, start.parse().unwrap()).unwrap();
+    let (mut found, mut tries) = (0, 0);
+    while found < wanted {
+        tries += 1;
+        assert!(tries < 200 * wanted, "too few {what} positions on {w}x{h}");
+        if let Some(pos) = draw(&start, tries) {
+            check(&pos);
+            found += 1;
+        }
+    }
+}
+
 #[test]
 fn verdict_matches_plain_search_on_random_goal_free_positions() {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    for (w, h, start, wanted) in [(6, 6, "c3", 1500), (7, 7, "d4", 1500), (8, 8, "d4", 800)] {
-        let board = Board::new(w, h).unwrap();
+    for spec in [(6, 6, "c3", 1500), (7, 7, "d4", 1500), (8, 8, "d4", 800)] {
+        let board = Board::new(spec.0, spec.1).unwrap();
         let plain = solver(board, false);
-        let start = Position::start(board, start.parse().unwrap()).unwrap();
-        let (mut found, mut tries) = (0, 0);
-        while found < wanted {
-            tries += 1;
-            assert!(
-                tries < 200 * wanted,
-                "too few goal-free positions on {w}x{h}"
-            );
+        let draw = |start: &Position, _| {
             // Play random moves until the snail is cut off from both goals.
             // (`random_line` never plays a game-ending move, so stop after a few tries.)
-            let mut p = start;
+            let mut p = *start;
             for _ in 0..3 * board.size() {
                 if p.is_goal_free() {
                     break;
                 }
                 p = random_line(&p, 1, &mut seed);
             }
-            let target = p.is_goal_free().then_some(p);
-            let Some(pos) = target else { continue };
             // Keep plain search affordable.
-            if board.reachable(pos.free(), pos.snail()).len() > 26 {
-                continue;
-            }
+            (p.is_goal_free() && board.reachable(p.free(), p.snail()).len() <= 26).then_some(p)
+        };
+        sample(spec, "goal-free", draw, |pos| {
             let verdict = pos.goal_free().unwrap();
-            let value = plain.value(&pos).unwrap();
+            let value = plain.value(pos).unwrap();
             assert_eq!(verdict.wins, value == Value::Win, "{pos}");
             if let Some(m) = verdict.winning_move {
                 let child = pos.play_index(m).unwrap();
@@ -88,47 +100,31 @@ fn verdict_matches_plain_search_on_random_goal_free_positions() {
                     );
                 }
             }
-            found += 1;
-        }
+        });
     }
 }
 
 /// Positions where exactly one goal is reachable are decided by geography on the region
-/// without that goal, or without the goal and its neighbours, in one direction only (see
-/// `search.rs`); a value search asks for both at its root, before the table.
+/// without that goal and without any part of its neighbours, in one direction only (see
+/// `search.rs`); a value search asks at its root, before the table.
 #[test]
 fn one_goal_positions_get_the_value_of_plain_search() {
     let mut seed = 0x5bd1_e995_2545_f491u64;
-    for (w, h, start, wanted) in [(6, 6, "c3", 800), (7, 7, "d4", 800), (8, 8, "d4", 300)] {
-        let board = Board::new(w, h).unwrap();
+    for spec in [(6, 6, "c3", 800), (7, 7, "d4", 800), (8, 8, "d4", 300)] {
+        let board = Board::new(spec.0, spec.1).unwrap();
         let with = solver(board, true);
         let plain = solver(board, false);
-        let start = Position::start(board, start.parse().unwrap()).unwrap();
-        let (mut found, mut tries) = (0, 0);
-        while found < wanted {
-            tries += 1;
-            assert!(
-                tries < 200 * wanted,
-                "too few one-goal positions on {w}x{h}"
-            );
+        let draw = |start: &Position, tries: usize| {
             let plies = 4 + (tries % (board.size() as usize - 8));
-            let pos = random_line(&start, plies, &mut seed);
-            if pos.is_over() {
-                continue;
-            }
+            let pos = random_line(start, plies, &mut seed);
             let region = board.reachable(pos.free(), pos.snail());
-            let goals = region & board.goals();
             // One goal, and small enough for plain search.
-            if goals.len() != 1 || region.len() > 24 {
-                continue;
-            }
-            assert_eq!(
-                with.value(&pos).unwrap(),
-                plain.value(&pos).unwrap(),
-                "{pos}"
-            );
-            found += 1;
-        }
+            let one_goal = (region & board.goals()).len() == 1 && region.len() <= 24;
+            (!pos.is_over() && one_goal).then_some(pos)
+        };
+        sample(spec, "one-goal", draw, |pos| {
+            assert_eq!(with.value(pos).unwrap(), plain.value(pos).unwrap(), "{pos}");
+        });
     }
 }
 
