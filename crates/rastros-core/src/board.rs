@@ -225,6 +225,50 @@ impl Board {
         Bitboard((row | row << w | row >> w) & self.cells.0)
     }
 
+    /// Whether the cells of `set` next to `cell` are connected to one another by king steps
+    /// among themselves (true when there are none or one). Then a set whose cells are all
+    /// joined to `cell` through the set is connected without `cell` too, as a path through
+    /// `cell` can step around it: the search uses this to know when the region of a snail's
+    /// next position needs no flood fill ([`reachable`](Board::reachable)). One lookup in a
+    /// table of the 512 patterns of the 3x3 square around `cell`.
+    ///
+    /// ```
+    /// use rastros_core::{Bitboard, Board};
+    /// let board = Board::standard();
+    /// let d4 = board.parse_cell("d4").unwrap();
+    /// let set = |names: &str| {
+    ///     names.split(' ').fold(Bitboard::EMPTY, |s, n| s.with(board.parse_cell(n).unwrap()))
+    /// };
+    /// // c5 d5 .      c5 and d5 touch, and d5 touches e4:
+    /// // .  d4 e4     one group around d4.
+    /// assert!(board.ring_connected(set("c5 d5 e4"), d4));
+    /// // c5 .  .      c5 and e3 are two cells apart:
+    /// // .  d4 .      two groups, which only d4 joins.
+    /// // .  .  e3
+    /// assert!(!board.ring_connected(set("c5 e3"), d4));
+    /// ```
+    #[inline]
+    pub fn ring_connected(&self, set: Bitboard, cell: u8) -> bool {
+        let w = u32::from(self.width);
+        let ring = set.0 & self.neighbours[cell as usize].0;
+        if w < 3 {
+            // Rows of two cells: the 3x3 window would overlap itself; grow within the ring.
+            let mut reached = Bitboard(ring & ring.wrapping_neg());
+            loop {
+                let next = reached | (self.grow(reached) & Bitboard(ring));
+                if next == reached {
+                    return next.0 == ring;
+                }
+                reached = next;
+            }
+        }
+        let ring = u128::from(ring);
+        // The 3x3 window around `cell`, row by row from below, as the low 9 bits.
+        let window = (ring << (w + 1)) >> cell;
+        let pattern = (window & 7 | (window >> w & 7) << 3 | (window >> (2 * w) & 7) << 6) as usize;
+        RING_CONNECTED[pattern / 64] >> (pattern % 64) & 1 != 0
+    }
+
     /// The cells the snail on `snail` could still ever enter, given the `free` cells
     /// (neither slimed nor under the snail): the free cells connected to the snail by king
     /// steps through free cells that are not goals, plus the free goals next to those.
@@ -443,4 +487,44 @@ impl Permutation {
         }
         Bitboard(out)
     }
+}
+
+/// Bit `p` is set when the cells of the 3x3 pattern `p` (bit `3 * row + column`, the centre
+/// bit 4 ignored) are connected to one another by king steps among themselves.
+const RING_CONNECTED: [u64; 8] = ring_connected_table();
+
+const fn ring_connected_table() -> [u64; 8] {
+    let mut table = [0u64; 8];
+    let mut pattern: usize = 0;
+    while pattern < 512 {
+        let cells: usize = pattern & !(1 << 4);
+        // Grow from the lowest cell through touching cells of the pattern.
+        let mut reached = cells & cells.wrapping_neg();
+        loop {
+            let mut next = reached;
+            let mut k: i32 = 0;
+            while k < 9 {
+                if reached >> k & 1 == 1 {
+                    let mut j: i32 = 0;
+                    while j < 9 {
+                        let (dx, dy) = (k % 3 - j % 3, k / 3 - j / 3);
+                        if dx.abs() <= 1 && dy.abs() <= 1 {
+                            next |= cells & 1 << j;
+                        }
+                        j += 1;
+                    }
+                }
+                k += 1;
+            }
+            if next == reached {
+                break;
+            }
+            reached = next;
+        }
+        if reached == cells {
+            table[pattern / 64] |= 1 << (pattern % 64);
+        }
+        pattern += 1;
+    }
+    table
 }

@@ -106,6 +106,36 @@ proptest! {
     }
 
     #[test]
+    fn ring_connected_agrees_with_a_search_of_the_neighbours(
+        (w, h) in board_size(),
+        cell in any::<u8>(),
+        set in any::<u64>(),
+    ) {
+        let board = Board::new(w, h).unwrap();
+        let cell = cell % board.size() as u8;
+        let set = Bitboard(set) & board.cells();
+        // The neighbours of `cell` in `set`, grown one touching neighbour at a time.
+        let ring: Vec<Cell> = board
+            .neighbours(cell)
+            .iter()
+            .filter(|&i| set.has(i))
+            .map(|i| board.cell(i))
+            .collect();
+        let touch = |a: Cell, b: Cell| {
+            (i32::from(a.file) - i32::from(b.file)).abs() <= 1
+                && (i32::from(a.rank) - i32::from(b.rank)).abs() <= 1
+        };
+        let mut group: Vec<Cell> = ring.iter().take(1).copied().collect();
+        while let Some(&next) = ring
+            .iter()
+            .find(|&&c| !group.contains(&c) && group.iter().any(|&g| touch(g, c)))
+        {
+            group.push(next);
+        }
+        prop_assert_eq!(board.ring_connected(set, cell), group.len() == ring.len());
+    }
+
+    #[test]
     fn cells_round_trip(file in 0u8..32, rank in 0u8..32) {
         let cell = Cell::new(file, rank);
         prop_assert_eq!(cell.to_string().parse::<Cell>().unwrap(), cell);
