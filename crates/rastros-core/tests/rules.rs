@@ -136,6 +136,18 @@ proptest! {
     }
 
     #[test]
+    fn symmetries_move_every_cell_like_their_index_maps(side in 2u32..=8, set in any::<u64>()) {
+        let board = Board::new(side, side).unwrap();
+        let set = Bitboard(set) & board.cells();
+        let mapped = |f: &dyn Fn(u8) -> u8| set.iter().fold(Bitboard::EMPTY, |s, i| s.with(f(i)));
+        prop_assert_eq!(
+            board.transpose(set),
+            Some(mapped(&|i| board.transpose_index(i).unwrap()))
+        );
+        prop_assert_eq!(board.rotate(set), mapped(&|i| board.rotate_index(i)));
+    }
+
+    #[test]
     fn cells_round_trip(file in 0u8..32, rank in 0u8..32) {
         let cell = Cell::new(file, rank);
         prop_assert_eq!(cell.to_string().parse::<Cell>().unwrap(), cell);
