@@ -49,6 +49,22 @@ const ETC_MIN_REGION: u32 = 25;
 /// too small to pay for the hand-over.
 const SPLIT_MIN_FREE: u32 = 20;
 
+/// The bounds `e` gives on the score at `ply` (`-INF` and `INF` where it has none).
+#[inline]
+fn bounds(e: Entry, ply: i32) -> (i32, i32) {
+    let lower = if e.lower == i8::MIN {
+        -INF
+    } else {
+        to_absolute(e.lower.into(), ply)
+    };
+    let upper = if e.upper == i8::MAX {
+        INF
+    } else {
+        to_absolute(e.upper.into(), ply)
+    };
+    (lower, upper)
+}
+
 /// A position as the search sees it. `side` is 0 for player 1, 1 for player 2.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Node {
@@ -419,7 +435,26 @@ impl<'a> Searcher<'a> {
         // in the narrow windows of a distance search it rarely would, and costs ~0.5 us.
         let win_ends = MATE - ply - cells >= beta;
         let loss_ends = -(MATE - ply - cells) <= alpha;
-        if self.shared.matching && (win_ends || loss_ends) {
+        let decidable = region & (own | opp) != own | opp;
+        if self.shared.matching && (win_ends || loss_ends) && decidable {
+            // Where the matching may decide, the table is asked first: a stored answer saves
+            // the matchings (up to eight games on one-goal positions), which cost more than
+            // the wait for memory. Same nodes; 8x8 `--moves "c3 b3" --mode value --threads 1
+            // --hash-mb 512`: 25.8 M -> 20.7 M matchings, 11.8-12.8 s -> 11.5 s (three runs
+            // each, in turn).
+            if let Some((k, _)) = keyed {
+                self.stats.probes += 1;
+                if let Some(e) = self.shared.table.probe(k) {
+                    self.stats.hits += 1;
+                    let (lower, upper) = bounds(e, ply);
+                    if lower >= beta {
+                        return Prelude::Done(lower);
+                    }
+                    if upper <= alpha {
+                        return Prelude::Done(upper);
+                    }
+                }
+            }
             let ends = [loss_ends, win_ends];
             if let Some((wins, verdict)) = self.geography(region, n.snail, own, opp, ends) {
                 let (lower, upper) = if wins {
@@ -522,16 +557,7 @@ impl<'a> Searcher<'a> {
             let entry = match self.shared.table.probe(k) {
                 Some(e) => {
                     self.stats.hits += 1;
-                    let lower = if e.lower == i8::MIN {
-                        -INF
-                    } else {
-                        to_absolute(e.lower.into(), ply)
-                    };
-                    let upper = if e.upper == i8::MAX {
-                        INF
-                    } else {
-                        to_absolute(e.upper.into(), ply)
-                    };
+                    let (lower, upper) = bounds(e, ply);
                     if lower >= beta {
                         return Prelude::Done(lower);
                     }
