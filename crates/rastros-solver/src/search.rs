@@ -108,8 +108,9 @@ impl Geometry {
         }
     }
 
-    /// Whether the cells of `region` that are not goals are connected to one another without
-    /// passing through `snail` (a sufficient test: the ones next to the snail touch).
+    /// `true` when the cells of `region` that are not goals are connected to one another
+    /// without passing through `snail`. The test is local (those next to the snail touch one
+    /// another), so `false` only means that it does not know.
     #[inline]
     pub fn connected(&self, region: u64, snail: u8) -> bool {
         self.board
