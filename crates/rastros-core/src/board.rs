@@ -230,7 +230,8 @@ impl Board {
     /// joined to `cell` through the set is connected without `cell` too, as a path through
     /// `cell` can step around it: the search uses this to know when the region of a snail's
     /// next position needs no flood fill ([`reachable`](Board::reachable)). One lookup in a
-    /// table of the 512 patterns of the 3x3 square around `cell`.
+    /// table of the 512 patterns of the 3x3 square around `cell` (on boards two cells wide,
+    /// where that square would overlap itself, a short growth within the neighbours).
     ///
     /// ```
     /// use rastros_core::{Bitboard, Board};
