@@ -361,6 +361,15 @@ impl<'a> Searcher<'a> {
         self.flushed = self.stats.nodes;
     }
 
+    /// The table's entry for `k`, counted in the statistics.
+    #[inline]
+    fn probe(&mut self, k: Key) -> Option<Entry> {
+        self.stats.probes += 1;
+        let found = self.shared.table.probe(k);
+        self.stats.hits += u64::from(found.is_some());
+        found
+    }
+
     /// Terminal rules, the table probe and move ordering: everything before the moves.
     #[inline]
     fn prelude(
@@ -437,16 +446,17 @@ impl<'a> Searcher<'a> {
         let win_ends = MATE - ply - cells >= beta;
         let loss_ends = -(MATE - ply - cells) <= alpha;
         let decidable = region & (own | opp) != own | opp;
+        // The table's answer for this node once it has been looked up.
+        let mut probed = None;
         if self.shared.matching && (win_ends || loss_ends) && decidable {
             // Where the matching may decide, the table is asked first: a stored answer saves
             // the matchings (up to eight games on one-goal positions), which cost more than
             // the wait for memory. Same nodes; 8x8 `--moves "c3 b3" --mode value --threads 1
             // --hash-mb 512`: 25.8 M -> 20.7 M matchings, 11.8-12.8 s -> 11.5 s (three runs
-            // each, in turn).
+            // each, in turn). The entry found is kept for the node's own use below.
             if let Some((k, _)) = keyed {
-                self.stats.probes += 1;
-                if let Some(e) = self.shared.table.probe(k) {
-                    self.stats.hits += 1;
+                let found = self.probe(k);
+                if let Some(e) = found {
                     let (lower, upper) = bounds(e, ply);
                     if lower >= beta {
                         return Prelude::Done(lower);
@@ -455,6 +465,7 @@ impl<'a> Searcher<'a> {
                         return Prelude::Done(upper);
                     }
                 }
+                probed = Some(found);
             }
             let ends = [loss_ends, win_ends];
             if let Some((wins, verdict)) = self.geography(region, n.snail, own, opp, ends) {
@@ -554,10 +565,8 @@ impl<'a> Searcher<'a> {
 
         let mut key = None;
         if let Some((k, orientation)) = keyed {
-            self.stats.probes += 1;
-            let entry = match self.shared.table.probe(k) {
+            let entry = match probed.unwrap_or_else(|| self.probe(k)) {
                 Some(e) => {
-                    self.stats.hits += 1;
                     let (lower, upper) = bounds(e, ply);
                     if lower >= beta {
                         return Prelude::Done(lower);
@@ -712,9 +721,7 @@ impl<'a> Searcher<'a> {
     fn etc(&mut self, f: &Frame, ply: i32) -> Option<i32> {
         for (k, &to) in f.child_keys.iter().zip(&f.moves[..f.count]) {
             let Some(k) = k else { continue };
-            self.stats.probes += 1;
-            if let Some(e) = self.shared.table.probe(*k) {
-                self.stats.hits += 1;
+            if let Some(e) = self.probe(*k) {
                 if e.upper != i8::MAX {
                     let v = -to_absolute(e.upper.into(), ply + 1);
                     if v >= f.beta {
