@@ -136,6 +136,22 @@ proptest! {
     }
 
     #[test]
+    fn neighbour_counts_agree_with_the_neighbour_table((w, h) in board_size(), set in any::<u64>()) {
+        let board = Board::new(w, h).unwrap();
+        let set = Bitboard(set) & board.cells();
+        let planes = board.neighbour_counts(set);
+        for i in 0..64u8 {
+            let count: u32 = (0..4).map(|k| u32::from(planes[k].has(i)) << k).sum();
+            let expected = if i < board.size() as u8 {
+                (board.neighbours(i) & set).len()
+            } else {
+                0
+            };
+            prop_assert_eq!(count, expected, "cell {}", i);
+        }
+    }
+
+    #[test]
     fn symmetries_move_every_cell_like_their_index_maps(side in 2u32..=8, set in any::<u64>()) {
         let board = Board::new(side, side).unwrap();
         let set = Bitboard(set) & board.cells();

@@ -65,6 +65,70 @@ fn bounds(e: Entry, ply: i32) -> (i32, i32) {
     (lower, upper)
 }
 
+/// What the ordering needs to know about every cell two plies ahead: the bit planes of the
+/// number of its neighbours in the region, and the cells with exactly one neighbour the
+/// mover may safely step on.
+struct Ahead {
+    counts: [u64; 4],
+    one_safe: u64,
+}
+
+impl Ahead {
+    #[inline]
+    fn new(g: &Geometry, region: u64, my_poison: u64) -> Ahead {
+        let counts = g.board.neighbour_counts(Bitboard(region)).map(|b| b.0);
+        let safe = g.board.neighbour_counts(Bitboard(region & !my_poison));
+        Ahead {
+            counts,
+            one_safe: safe[0].0 & !safe[1].0 & !safe[2].0 & !safe[3].0,
+        }
+    }
+}
+
+/// The ordering key of the move to `to` (smaller first), `after` being the region without
+/// `to`, `poison` the cells the opponent may not safely step on, `child_region` the region
+/// after the move where it is known (0 elsewhere). In turn:
+///
+/// 1. moves after which the opponent has a safe reply that leaves the mover no safe move
+///    (a reply that wins for the opponent at once) go last;
+/// 2. then the child's region, smaller first (known at the nodes of the enhanced
+///    transposition cutoff; where the region is connected every move leaves the same size);
+/// 3. then the fewest safe replies for the opponent, then the fewest replies at all (the
+///    only keys until this round: 7x7 value 5.1 M nodes by replies alone, 3.3 M with safe
+///    replies first; by distance to the goal, 57 M);
+/// 4. then the fewest moves for the mover summed over the opponent's safe replies (the
+///    tighter the position after the reply, the more forced the line).
+///
+/// The two-ply keys (1 and 4) come from bit planes of neighbour counts ([`Ahead`]), with no
+/// loop over the replies. Measured with one thread (`--stats`), old keys against these:
+/// 7x7 value 1.86 M -> 1.66 M nodes, winning moves 11.3 M -> 9.7 M; 8x8 `--moves "c3 b3"
+/// --mode value --hash-mb 64` 106.0 M -> 92.2 M, 9.33-9.36 s -> 8.92-8.96 s (run side by
+/// side, one per core); 8x8 d4 and e5 value (512 MiB) 1.344 G -> 1.056 G and 1.352 G ->
+/// 1.133 G nodes. Two threads, 512 MiB, one run each in the same spell: d4 97.7 s (1.41 G
+/// nodes) -> 72.7 s (1.14 G), e5 84.6 s (1.55 G) -> 68.9 s (1.27 G). Tried in the same
+/// round (nodes, one thread): the fewest safe moves the mover keeps after any safe reply as
+/// the first key (7x7 value 17.5 M); key 4 before key 3 (7x7 value 1.33 M, but 8x8 e5
+/// 1.37 G); whether a reply leaves the mover one safe move, after key 1 (7x7 value 3.0 M);
+/// key 4 counting only safe moves (8x8 `--moves "c3 b3"` 94.1 M against 91.8 M); ties
+/// between equal moves broken by cell index the other way for either player (7x7 value
+/// 2.0-2.2 M against 1.86 M with the old keys).
+#[inline]
+fn order_key(g: &Geometry, after: u64, to: u8, poison: u64, child_region: u64, a: &Ahead) -> u32 {
+    let replies = g.nb[to as usize] & after;
+    let safe = replies & !poison;
+    let base = safe.count_ones() * 16 + replies.count_ones();
+    // Every safe reply is next to `to`, so its neighbours after the move number one less
+    // than in the region, and its safe ones too.
+    let stuck = u32::from(safe & a.one_safe != 0);
+    let [c0, c1, c2, c3] = a.counts;
+    let second = (safe & c0).count_ones()
+        + 2 * (safe & c1).count_ones()
+        + 4 * (safe & c2).count_ones()
+        + 8 * (safe & c3).count_ones()
+        - safe.count_ones();
+    stuck << 20 | child_region.count_ones() << 14 | base << 7 | second.min(63)
+}
+
 /// A position as the search sees it. `side` is 0 for player 1, 1 for player 2.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Node {
@@ -499,10 +563,10 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        // Move ordering: the table's best move first (below), then the matching's, then
-        // moves that leave the opponent the fewest safe replies, then the fewest replies at
-        // all. Measured on the 7x7 value solve (one thread): 5.1M nodes ordering by replies
-        // alone, 3.3M with safe replies first; by distance to the goal, 57M.
+        // Move ordering: the table's best move first (below), then the matching's, then by
+        // `order_key`, which looks two plies ahead. The children's regions are computed here
+        // where the enhanced transposition cutoff will read them (every child of a big
+        // node), so that their size can order the moves too.
         let free = region;
         // The opponent's safe replies avoid the mover's goal and the cells next to it.
         let poison = if free & own != 0 {
@@ -510,40 +574,55 @@ impl<'a> Searcher<'a> {
         } else {
             0
         };
-        // Each move packed as `order << 8 | cell`: one small integer sort.
+        // The mover's safe moves avoid the opponent's goal and the cells next to it.
+        let my_poison = if free & opp != 0 {
+            g.nb[opp_goal as usize] | opp
+        } else {
+            0
+        };
+        let connected = g.connected(region, n.snail);
+        let big = cells as u32 >= ETC_MIN_REGION;
+        let two_plies = Ahead::new(g, region, my_poison);
+        // Each move packed as `order << 8 | index`: one small integer sort.
         let mut scored = [0u32; 8];
+        let mut unsorted = [(0u8, 0u64); 8];
         let mut count = 0;
         let mut rest = safe;
         while rest != 0 {
             let to = rest.trailing_zeros() as u8;
             rest &= rest - 1;
-            let replies = (g.nb[to as usize] & free & !(1 << to)).count_ones();
-            let safe_replies = (g.nb[to as usize] & free & !(1 << to) & !poison).count_ones();
+            let child_region = if big {
+                g.region_after(region, connected, to)
+            } else {
+                0
+            };
             let order = if Some(to) == best_move {
                 0
             } else {
-                1 + safe_replies * 16 + replies
+                1 + order_key(g, free & !(1 << to), to, poison, child_region, &two_plies)
             };
-            scored[count] = order << 8 | to as u32;
+            scored[count] = order << 8 | count as u32;
+            unsorted[count] = (to, child_region);
             count += 1;
         }
         scored[..count].sort_unstable();
         let mut moves = [0u8; 8];
-        for (slot, &packed) in moves.iter_mut().zip(&scored[..count]) {
-            *slot = packed as u8;
+        let mut regions = [0u64; 8];
+        for (i, &packed) in scored[..count].iter().enumerate() {
+            (moves[i], regions[i]) = unsorted[(packed & 0xFF) as usize];
         }
 
-        // The children's regions and keys, computed before this node's own probe so that
-        // their buckets load while it waits: all of them where the enhanced transposition
-        // cutoff will read them, else the first child's. The children take their regions.
+        // The children's keys (and the first child's region at smaller nodes), computed
+        // before this node's own probe so that their buckets load while it waits: all of
+        // them where the enhanced transposition cutoff will read them, else the first
+        // child's. The children take their regions.
         // Same nodes; 8x8 `--moves "c3 b3" --mode value --threads 1 --hash-mb 1024`, two
         // runs each in turn: 17.1-19.7 s before, 17.3-17.8 s with the ETC children only,
         // 16.3-16.6 s with the first child too; 8x8 d4 value (2 threads, 4 GiB) 143 s ->
         // 139 s. ETC from 15 or 20 cells instead of 25 then saved nodes (93.2 M -> 89.8 M
         // and 90.6 M) but no time.
-        let mut regions = [0u64; 8];
         let mut child_keys = [None; 8];
-        let ahead = if cells as u32 >= ETC_MIN_REGION {
+        let ahead = if big {
             count
         } else if cells as u32 > TABLE_MIN_REGION {
             count.min(1)
@@ -551,11 +630,12 @@ impl<'a> Searcher<'a> {
             0
         };
         let parent = Node { free: region, ..n };
-        let connected = g.connected(region, n.snail);
         for i in 0..ahead {
             let c = parent.child(moves[i]);
-            let r = g.region_after(region, connected, c.snail);
-            regions[i] = r;
+            if regions[i] == 0 {
+                regions[i] = g.region_after(region, connected, c.snail);
+            }
+            let r = regions[i];
             if r.count_ones() >= TABLE_MIN_REGION {
                 let (k, _) = g.key(r, c.snail, c.side);
                 self.shared.table.prefetch(k);
