@@ -474,11 +474,14 @@ impl<'a> Searcher<'a> {
         // opponent no move) and loses 2 plies later at the soonest.
         let floor = -(MATE - ply - 2);
         let ceiling = MATE - ply - 1;
-        let safe = if n.free & opp != 0 {
-            quiet & !g.nb[opp_goal as usize]
+        // The mover's safe moves avoid the opponent's free goal and the cells next to it
+        // (the move ordering reuses this set two plies ahead).
+        let my_poison = if n.free & opp != 0 {
+            g.nb[opp_goal as usize] | opp
         } else {
-            quiet
+            0
         };
+        let safe = quiet & !my_poison;
         if safe == 0 || floor >= beta {
             return Prelude::Done(floor);
         }
@@ -571,12 +574,6 @@ impl<'a> Searcher<'a> {
         // The opponent's safe replies avoid the mover's goal and the cells next to it.
         let poison = if free & own != 0 {
             g.nb[g.goal[n.side as usize] as usize] | own
-        } else {
-            0
-        };
-        // The mover's safe moves avoid the opponent's goal and the cells next to it.
-        let my_poison = if free & opp != 0 {
-            g.nb[opp_goal as usize] | opp
         } else {
             0
         };
