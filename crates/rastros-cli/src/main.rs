@@ -33,6 +33,8 @@ enum Command {
     Play(cmd::play::PlayArgs),
     /// Print the rules of the game.
     Rules(cmd::play::RulesArgs),
+    /// Serve the web page and JSON API: play and analyse in the browser.
+    Serve(cmd::serve::ServeArgs),
     /// Goal-free analysis: the maximum-matching verdict next to the solver's answer.
     Analyze(cmd::analyze::AnalyzeArgs),
     /// Write the positions K plies below a position as independent work units.
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::Survey(a) => cmd::survey::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Rules(a) => cmd::play::rules(a),
+        Command::Serve(a) => cmd::serve::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::Split(a) => cmd::units::split(a),
         Command::SolveUnit(a) => cmd::units::solve_unit(a),

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod book;
 pub mod perft;
 pub mod play;
+pub mod serve;
 pub mod solve;
 pub mod survey;
 pub mod units;

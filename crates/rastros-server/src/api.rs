@@ -1,0 +1,377 @@
+//! The JSON API: request and answer types and the handlers.
+//!
+//! Every request carries the whole game (board, start cell, moves), so the server keeps no
+//! state between requests.
+
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Query, State};
+use axum::Json;
+use rastros_core::{parse_board, Board, Cell, EndReason, Outcome, Position};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{Level, PositionAnalysis};
+use crate::error::ApiError;
+use crate::texts::{self, Lang};
+use crate::AppState;
+
+/// The game of a request: `{"board":"7x7","start":"d4","moves":["c3","b3"]}`, board and start
+/// optional (7x7, the centre).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameRequest {
+    /// Board size `WxH`.
+    pub board: Option<String>,
+    /// Start cell of the snail.
+    pub start: Option<String>,
+    /// Moves played from the start, as cell names.
+    #[serde(default)]
+    pub moves: Vec<String>,
+}
+
+/// A game and the computer's level: `/api/move`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// Board size `WxH`.
+    pub board: Option<String>,
+    /// Start cell of the snail.
+    pub start: Option<String>,
+    /// Moves played from the start, as cell names.
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// `perfect` (default), `strong` or `easy`.
+    pub level: Option<String>,
+    /// Seed of the computer's random choices (default: from the clock).
+    pub seed: Option<u64>,
+}
+
+/// A game checked move by move.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The start position.
+    pub start: Position,
+    /// The moves played, as cell indices.
+    pub moves: Vec<u8>,
+    /// The position after the moves.
+    pub pos: Position,
+}
+
+impl Game {
+    /// Checks a game: board, start cell and every move, naming the first problem.
+    pub fn parse(
+        board: Option<&str>,
+        start: Option<&str>,
+        moves: &[String],
+    ) -> Result<Game, ApiError> {
+        let bad = ApiError::BadRequest;
+        let board: &'static Board = match board {
+            None => Board::standard(),
+            Some(text) => parse_board(text).map_err(|e| bad(format!("board: {e}")))?,
+        };
+        let start = match start {
+            None => Position::centre(board).map_err(|e| bad(format!("start: {e}")))?,
+            Some(text) => {
+                let cell: Cell = text.parse().map_err(|e| bad(format!("start: {e}")))?;
+                Position::start(board, cell).map_err(|e| bad(format!("start: {e}")))?
+            }
+        };
+        let most = board.size() as usize - 1;
+        if moves.len() > most {
+            return Err(bad(format!(
+                "too many moves: {} (a {board} game has at most {most})",
+                moves.len()
+            )));
+        }
+        let mut pos = start;
+        let mut played = Vec::with_capacity(moves.len());
+        for (i, token) in moves.iter().enumerate() {
+            let problem = |e: String| bad(format!("move {} '{token}': {e}", i + 1));
+            let cell: Cell = token.parse().map_err(|e| problem(format!("{e}")))?;
+            pos = pos.play(cell).map_err(|e| problem(format!("{e}")))?;
+            played.push(pos.snail());
+        }
+        Ok(Game {
+            start,
+            moves: played,
+            pos,
+        })
+    }
+
+    fn name(&self, cell: u8) -> String {
+        self.pos.board().cell(cell).to_string()
+    }
+
+    fn names(&self, cells: impl IntoIterator<Item = u8>) -> Vec<String> {
+        cells.into_iter().map(|c| self.name(c)).collect()
+    }
+
+    /// The position's state for drawing.
+    pub fn state(&self) -> PositionState {
+        let pos = &self.pos;
+        PositionState {
+            board: pos.board().to_string(),
+            start: self.name(self.start.snail()),
+            played: self.names(self.moves.iter().copied()),
+            position: pos.to_string(),
+            side_to_move: pos.side_to_move().number(),
+            outcome: OutcomeJson::of(pos.outcome()),
+            snail: self.name(pos.snail()),
+            slime: self.names(pos.slime()),
+            legal_moves: self.names(pos.legal_moves()),
+        }
+    }
+}
+
+/// Who won and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutcomeJson {
+    /// 1 or 2.
+    pub winner: u8,
+    /// `"goal"` (the snail reached the winner's goal) or `"no_move"` (the loser was stuck).
+    pub reason: String,
+}
+
+impl OutcomeJson {
+    fn of(outcome: Outcome) -> Option<OutcomeJson> {
+        match outcome {
+            Outcome::InProgress => None,
+            Outcome::Won { winner, reason } => Some(OutcomeJson {
+                winner: winner.number(),
+                reason: match reason {
+                    EndReason::GoalReached => "goal",
+                    EndReason::NoMove => "no_move",
+                }
+                .into(),
+            }),
+        }
+    }
+}
+
+/// A position as the page draws it: `/api/position`, and part of the other answers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PositionState {
+    /// Board size `WxH`.
+    pub board: String,
+    /// The start cell.
+    pub start: String,
+    /// The moves played.
+    pub played: Vec<String>,
+    /// The one-line text form of the position.
+    pub position: String,
+    /// 1 or 2.
+    pub side_to_move: u8,
+    /// `null` while the game goes on.
+    pub outcome: Option<OutcomeJson>,
+    /// The snail's cell.
+    pub snail: String,
+    /// The slimed cells.
+    pub slime: Vec<String>,
+    /// Where the snail may move (empty when the game is over).
+    pub legal_moves: Vec<String>,
+}
+
+/// One legal move judged, for the side that plays it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveJson {
+    /// The cell moved to.
+    #[serde(rename = "move")]
+    pub cell: String,
+    /// `"win"` or `"loss"`; `null` when not exact.
+    pub value: Option<String>,
+    /// Plies to the end, this move included; `null` when not exact.
+    pub dte: Option<u32>,
+}
+
+/// The answer of `/api/analyze`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnalyzeResponse {
+    /// The one-line text form of the position.
+    pub position: String,
+    /// 1 or 2.
+    pub side_to_move: u8,
+    /// `null` while the game goes on.
+    pub outcome: Option<OutcomeJson>,
+    /// `"win"` or `"loss"` for the side to move; `null` when not exact.
+    pub value: Option<String>,
+    /// Plies to the end under best play; `null` when not exact.
+    pub dte: Option<u32>,
+    /// Whether the values are exact.
+    pub exact: bool,
+    /// The optimal moves (or the strong search's best ones when not exact).
+    pub best_moves: Vec<String>,
+    /// Every legal move judged.
+    pub moves: Vec<MoveJson>,
+    /// `"book"`, `"solver"`, `"search"` or `"over"`.
+    pub source: String,
+}
+
+/// The answer of `/api/move`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveResponse {
+    /// The computer's move.
+    #[serde(rename = "move")]
+    pub cell: String,
+    /// The level that chose it.
+    pub level: String,
+    /// Whether the choice rests on exact values (false: the time budget ran out).
+    pub exact: bool,
+    /// `"book"`, `"solver"` or `"search"`.
+    pub source: String,
+    /// The position after the move.
+    #[serde(flatten)]
+    pub after: PositionState,
+}
+
+/// The answer of `/api/rules`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RulesResponse {
+    /// The language code.
+    pub lang: String,
+    /// The rules, several lines.
+    pub rules: String,
+}
+
+/// `?lang=xx`.
+#[derive(Debug, Deserialize)]
+pub struct LangQuery {
+    lang: Option<String>,
+}
+
+fn parse_json<T: serde::de::DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+    limit: usize,
+) -> Result<T, ApiError> {
+    let body = body.map_err(|e| {
+        if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge(limit)
+        } else {
+            ApiError::BadRequest(format!("cannot read the request body: {e}"))
+        }
+    })?;
+    serde_json::from_slice(&body).map_err(|e| ApiError::BadRequest(format!("invalid JSON: {e}")))
+}
+
+/// `POST /api/position`: the position of a game, its legal moves and outcome (no solving).
+pub async fn position(
+    State(state): State<Arc<AppState>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<PositionState>, ApiError> {
+    let req: GameRequest = parse_json(body, state.body_limit)?;
+    let game = Game::parse(req.board.as_deref(), req.start.as_deref(), &req.moves)?;
+    Ok(Json(game.state()))
+}
+
+/// `POST /api/analyze`: the value and DTE of the position and of every legal move.
+pub async fn analyze(
+    State(state): State<Arc<AppState>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<AnalyzeResponse>, ApiError> {
+    let deadline = Instant::now() + state.move_time;
+    let req: GameRequest = parse_json(body, state.body_limit)?;
+    let game = Game::parse(req.board.as_deref(), req.start.as_deref(), &req.moves)?;
+    let pos = game.pos;
+    let a: PositionAnalysis = state
+        .slots
+        .run(pos.board(), move |engine| {
+            engine.analyze(&pos, Some(deadline))
+        })
+        .await?
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(Json(AnalyzeResponse {
+        position: pos.to_string(),
+        side_to_move: pos.side_to_move().number(),
+        outcome: OutcomeJson::of(pos.outcome()),
+        value: a.value.map(|v| v.as_str().to_string()),
+        dte: a.dte,
+        exact: a.exact,
+        best_moves: game.names(a.best_moves.iter().copied()),
+        moves: a
+            .moves
+            .iter()
+            .map(|m| MoveJson {
+                cell: game.name(m.cell),
+                value: m.value.map(|v| v.as_str().to_string()),
+                dte: m.dte,
+            })
+            .collect(),
+        source: a.source.as_str().into(),
+    }))
+}
+
+/// `POST /api/move`: the computer's move at a level, and the position after it.
+pub async fn play(
+    State(state): State<Arc<AppState>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<MoveResponse>, ApiError> {
+    let deadline = Instant::now() + state.move_time;
+    let req: MoveRequest = parse_json(body, state.body_limit)?;
+    let level: Level = match req.level.as_deref() {
+        None => Level::Perfect,
+        Some(text) => text.parse().map_err(ApiError::BadRequest)?,
+    };
+    let game = Game::parse(req.board.as_deref(), req.start.as_deref(), &req.moves)?;
+    if let outcome @ Outcome::Won { .. } = game.pos.outcome() {
+        return Err(ApiError::BadRequest(format!("the game is over: {outcome}")));
+    }
+    let seed = req.seed.unwrap_or_else(clock_seed);
+    let pos = game.pos;
+    let choice = state
+        .slots
+        .run(pos.board(), move |engine| {
+            engine.choose(&pos, level, seed, Some(deadline))
+        })
+        .await?
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let mut after = game.clone();
+    after.pos = pos
+        .play_index(choice.cell)
+        .map_err(|e| ApiError::Internal(format!("the engine chose an illegal move: {e}")))?;
+    after.moves.push(choice.cell);
+    Ok(Json(MoveResponse {
+        cell: game.name(choice.cell),
+        level: level.to_string(),
+        exact: choice.exact,
+        source: choice.source.as_str().into(),
+        after: after.state(),
+    }))
+}
+
+/// `GET /api/rules?lang=it`: the rules in a language (default English).
+pub async fn rules(Query(q): Query<LangQuery>) -> Result<Json<RulesResponse>, ApiError> {
+    let lang = parse_lang(q.lang.as_deref())?;
+    Ok(Json(RulesResponse {
+        lang: lang.to_string(),
+        rules: texts::rules(lang).to_string(),
+    }))
+}
+
+/// `GET /api/texts?lang=it`: every text of the page in a language (default English).
+pub async fn page_texts(Query(q): Query<LangQuery>) -> Result<Json<serde_json::Value>, ApiError> {
+    let lang = parse_lang(q.lang.as_deref())?;
+    Ok(Json(serde_json::json!({
+        "lang": lang.to_string(),
+        "languages": texts::languages(),
+        "texts": texts::page(lang),
+    })))
+}
+
+fn parse_lang(text: Option<&str>) -> Result<Lang, ApiError> {
+    match text {
+        None => Ok(Lang::default()),
+        Some(t) => t
+            .parse()
+            .map_err(|e| ApiError::BadRequest(format!("lang: {e}"))),
+    }
+}
+
+/// A seed from the clock, for requests that name none.
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+}

@@ -1,0 +1,184 @@
+//! `rastros serve`: the web page and JSON API of Rastros (Slime Trail).
+//!
+//! - [`router`] builds the whole service from a [`Config`]: the page's assets (embedded in
+//!   the binary) and the API (`/api/analyze`, `/api/move`, `/api/position`, `/api/rules`,
+//!   `/api/texts`), with a body limit and a time limit as layers;
+//! - [`serve`] runs it on a listener until Ctrl-C;
+//! - [`slots`]: the solver slots, bounded in number and table memory;
+//! - [`engine`]: the computer's answers for one request;
+//! - [`error`]: every failure as a status code and `{"error":"..."}`.
+//!
+//! The server keeps no state per game: every request carries the game.
+#![deny(missing_docs)]
+
+pub mod api;
+pub mod assets;
+pub mod engine;
+pub mod error;
+pub mod slots;
+pub mod texts;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::Request;
+use axum::http::{header, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use rastros_core::Board;
+use rastros_solver::{Book, BookError, SolverConfig};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+
+use crate::error::ApiError;
+use crate::slots::Slots;
+
+/// Where the server looks for the 7x7 opening book when none is named.
+pub const DEFAULT_BOOK: &str = "tables/7x7-d4.book";
+
+/// How the server is set up.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Table memory of all solver slots together, in MiB.
+    pub hash_mb: usize,
+    /// Solver slots: requests solved at once (each on one thread).
+    pub slots: usize,
+    /// The opening book, shared by every slot.
+    pub book: Option<Arc<Book>>,
+    /// Time budget of one answer; past it the strong search answers, not exact.
+    pub move_time: Duration,
+    /// How long a request waits for a free slot before it is refused as busy.
+    pub busy_wait: Duration,
+    /// Largest request body in bytes.
+    pub body_limit: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            hash_mb: 256,
+            slots: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+            book: None,
+            move_time: Duration::from_millis(2000),
+            busy_wait: Duration::from_millis(2000),
+            body_limit: 4096,
+        }
+    }
+}
+
+/// Reads an opening book: the named file (any board), or else the default 7x7 book when it
+/// exists. `Ok(None)` when no file is named and the default is absent.
+pub fn load_book(path: Option<&Path>) -> Result<Option<Book>, BookError> {
+    match path {
+        Some(p) => Book::open(p).map(Some),
+        None if Path::new(DEFAULT_BOOK).exists() => {
+            Book::open_for(DEFAULT_BOOK, Board::standard()).map(Some)
+        }
+        None => Ok(None),
+    }
+}
+
+/// What every handler shares.
+#[derive(Debug)]
+pub struct AppState {
+    slots: Arc<Slots>,
+    move_time: Duration,
+    body_limit: usize,
+}
+
+/// The whole service: page, API and layers.
+pub fn router(config: &Config) -> Router {
+    let slots = config.slots.max(1);
+    let solver = SolverConfig {
+        hash_mb: (config.hash_mb / slots).max(1),
+        threads: 1,
+        ..SolverConfig::default()
+    };
+    let state = Arc::new(AppState {
+        slots: Arc::new(Slots::new(
+            slots,
+            solver,
+            config.book.clone(),
+            config.busy_wait,
+        )),
+        move_time: config.move_time,
+        body_limit: config.body_limit,
+    });
+    // Enough for the longest wait for a slot, the budget and the strong search after it.
+    let limit = config.busy_wait + config.move_time + Duration::from_secs(10);
+    let body_limit = config.body_limit;
+    Router::new()
+        .route("/api/analyze", post(api::analyze))
+        .route("/api/move", post(api::play))
+        .route("/api/position", post(api::position))
+        .route("/api/rules", get(api::rules))
+        .route("/api/texts", get(api::page_texts))
+        .merge(assets::routes())
+        .fallback(not_found)
+        .with_state(state)
+        .layer(RequestBodyLimitLayer::new(config.body_limit))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            limit,
+        ))
+        .layer(middleware::from_fn(move |req, next| {
+            json_errors(req, next, body_limit)
+        }))
+}
+
+async fn not_found(uri: axum::http::Uri) -> ApiError {
+    ApiError::NotFound(uri.path().to_string())
+}
+
+/// Answers that the layers or axum make (413, 408, 405, ...) get the API's JSON error body.
+async fn json_errors(req: Request, next: Next, body_limit: usize) -> Response {
+    let response = next.run(req).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let error = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge(body_limit),
+        StatusCode::REQUEST_TIMEOUT => ApiError::Timeout,
+        _ => {
+            let reason = status.canonical_reason().unwrap_or("error").to_lowercase();
+            return (status, axum::Json(serde_json::json!({ "error": reason }))).into_response();
+        }
+    };
+    error.into_response()
+}
+
+/// Binds `listen`, calls `ready` with the address bound (the real port when `listen` asks
+/// for port 0), and serves `config`'s router until Ctrl-C, on a runtime of its own.
+pub fn run(
+    listen: std::net::SocketAddr,
+    config: &Config,
+    ready: impl FnOnce(std::net::SocketAddr),
+) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(listen).await?;
+        ready(listener.local_addr()?);
+        serve(listener, router(config)).await
+    })
+}
+
+/// Serves `router` on `listener` until Ctrl-C, then finishes the requests under way.
+pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+}

@@ -1,0 +1,103 @@
+//! Solver slots: a fixed number of engines, each with its own table of `hash_mb / slots` MiB,
+//! lent to one request at a time.
+//!
+//! A request waits at most [`Slots::wait`] for a slot and is then refused as busy, so the
+//! queue never grows without bound. Each slot keeps the solver of the last board it used, so
+//! its table stays warm for the next request on that board; a request takes a free slot of
+//! its own board when there is one, else the free slot used longest ago, which drops its
+//! solver and makes one for the new board (same table size: memory stays bounded). The work
+//! runs on tokio's blocking threads, never on the async ones. The slot goes back to the pool
+//! from the blocking thread itself, so a request that is dropped half-way (a client that
+//! hangs up, a timeout) loses no slot, and a panic in the work costs only that slot's table.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rastros_core::Board;
+use rastros_solver::{Book, SolverConfig};
+use tokio::sync::Semaphore;
+
+use crate::engine::Engine;
+use crate::error::ApiError;
+
+/// The pool of engines.
+#[derive(Debug)]
+pub struct Slots {
+    free: Mutex<Vec<Engine>>,
+    permits: Arc<Semaphore>,
+    config: SolverConfig,
+    book: Option<Arc<Book>>,
+    wait: Duration,
+}
+
+impl Slots {
+    /// `count` engines (at least one), each solving with `config`.
+    pub fn new(
+        count: usize,
+        config: SolverConfig,
+        book: Option<Arc<Book>>,
+        wait: Duration,
+    ) -> Slots {
+        let count = count.max(1);
+        let free = (0..count)
+            .map(|_| Engine::new(config, book.clone()))
+            .collect();
+        Slots {
+            free: Mutex::new(free),
+            permits: Arc::new(Semaphore::new(count)),
+            config,
+            book,
+            wait,
+        }
+    }
+
+    /// How long a request waits for a slot before it is refused as busy.
+    pub fn wait(&self) -> Duration {
+        self.wait
+    }
+
+    /// Runs `work` with an engine for `board` on a blocking thread: [`ApiError::Busy`] when no
+    /// slot frees up within the wait.
+    pub async fn run<T, F>(self: &Arc<Self>, board: &'static Board, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Engine) -> T + Send + 'static,
+    {
+        let permit = tokio::time::timeout(self.wait, Arc::clone(&self.permits).acquire_owned())
+            .await
+            .map_err(|_| ApiError::Busy)?
+            .map_err(|_| ApiError::Busy)?;
+        let mut engine = self.take(board);
+        let slots = Arc::clone(self);
+        let job = tokio::task::spawn_blocking(move || {
+            let out = catch_unwind(AssertUnwindSafe(|| work(&mut engine)));
+            let engine = match out {
+                Ok(_) => engine,
+                Err(_) => Engine::new(slots.config, slots.book.clone()),
+            };
+            slots.give_back(engine);
+            drop(permit);
+            out
+        });
+        match job.await {
+            Ok(Ok(out)) => Ok(out),
+            _ => Err(ApiError::Internal("the engine failed".into())),
+        }
+    }
+
+    /// A free engine: one already for `board`, else the one used longest ago.
+    fn take(&self, board: &'static Board) -> Engine {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        let i = free
+            .iter()
+            .rposition(|e| e.board() == Some(board))
+            .unwrap_or(0);
+        free.remove(i)
+    }
+
+    fn give_back(&self, engine: Engine) {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        free.push(engine);
+    }
+}

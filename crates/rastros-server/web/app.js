@@ -1,0 +1,302 @@
+// The page: the game lives in the address (#board=7x7&start=d4&moves=c3,b3&level=perfect&side=1),
+// the server answers every question about it, and this module only draws and listens.
+
+import * as api from "./api.js";
+import { drawBoard, keyTarget } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+const LEVELS = ["perfect", "strong", "easy"];
+
+let texts = {};
+let languages = [];
+let lang = "en";
+
+/** The text `key` with `{name}` placeholders filled from `args`. */
+function t(key, args = {}) {
+  const text = texts[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(args[name] ?? `{${name}}`));
+}
+
+/** The game: setup and moves; written to and read from the address. */
+const game = { board: "7x7", start: "", moves: [], level: "perfect", side: 1, analysis: false };
+
+function readHash() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  game.board = params.get("board") || "7x7";
+  game.start = params.get("start") || "";
+  game.moves = (params.get("moves") || "").split(",").filter(Boolean);
+  game.level = LEVELS.includes(params.get("level")) ? params.get("level") : "perfect";
+  const side = params.get("side");
+  game.side = side === "2" ? 2 : side === "random" ? randomSide() : 1;
+  game.analysis = params.get("analysis") === "1";
+}
+
+function writeHash() {
+  const params = new URLSearchParams();
+  params.set("board", game.board);
+  if (game.start) params.set("start", game.start);
+  if (game.moves.length) params.set("moves", game.moves.join(","));
+  params.set("level", game.level);
+  params.set("side", String(game.side));
+  if (game.analysis) params.set("analysis", "1");
+  const hash = `#${params.toString().replaceAll("%2C", ",")}`;
+  if (location.hash !== hash) history.replaceState(null, "", hash);
+}
+
+const randomSide = () => (Math.random() < 0.5 ? 1 : 2);
+
+// What is drawn now, and a counter that makes late answers to old questions harmless.
+let view = { state: null, marks: {}, best: [], hint: null, note: "", summary: "" };
+let generation = 0;
+
+function setBusy(busy) {
+  $("game").dataset.busy = busy ? "true" : "false";
+}
+
+function showError(error) {
+  view.note = t("error", { message: error.message });
+  render();
+}
+
+/** Asks the server about the game, draws it, and lets the computer move when it is its turn. */
+async function update() {
+  const mine = ++generation;
+  writeHash();
+  view = { state: view.state, marks: {}, best: [], hint: null, note: "", summary: "" };
+  let state;
+  try {
+    state = await api.position(game);
+  } catch (error) {
+    if (mine === generation) {
+      setBusy(false);
+      showError(error);
+    }
+    return;
+  }
+  if (mine !== generation) return;
+  view.state = state;
+  render();
+  if (state.outcome) return;
+  const onBusy = () => {
+    if (mine === generation) {
+      view.note = t("busy");
+      render();
+    }
+  };
+  try {
+    if (game.analysis) {
+      setBusy(true);
+      render();
+      const a = await api.analyze(game, onBusy);
+      if (mine !== generation) return;
+      for (const m of a.moves) view.marks[m.move] = m;
+      view.best = a.best_moves;
+      view.summary = a.exact
+        ? t(a.value === "win" ? "eval_win" : "eval_loss", { player: a.side_to_move, n: a.dte })
+        : "";
+      view.note = a.exact ? "" : t("not_exact");
+      setBusy(false);
+      render();
+    } else if (state.side_to_move !== game.side) {
+      setBusy(true);
+      render();
+      const answer = await api.move(game, game.level, onBusy);
+      if (mine !== generation) return;
+      game.moves.push(answer.move);
+      setBusy(false);
+      await update();
+      if (!answer.exact && game.level !== "strong") {
+        view.note = t("not_exact");
+        render();
+      }
+    }
+  } catch (error) {
+    if (mine === generation) {
+      setBusy(false);
+      showError(error);
+    }
+  }
+}
+
+function statusText(state) {
+  if (state.outcome) {
+    const { winner, reason } = state.outcome;
+    return reason === "goal"
+      ? t("won_goal", { player: winner })
+      : t("won_no_move", { player: winner, other: 3 - winner });
+  }
+  if ($("game").dataset.busy === "true" && !game.analysis) return t("thinking");
+  if (game.analysis) return t("to_move", { player: state.side_to_move });
+  return state.side_to_move === game.side
+    ? t("your_turn", { player: game.side })
+    : t("to_move", { player: state.side_to_move });
+}
+
+function render() {
+  const state = view.state;
+  if (!state) {
+    $("note").textContent = view.note;
+    return;
+  }
+  const root = $("game");
+  root.dataset.toMove = String(state.side_to_move);
+  root.dataset.outcome = state.outcome ? String(state.outcome.winner) : "";
+  $("status").textContent = statusText(state);
+  $("summary").textContent = view.summary;
+  $("note").textContent = view.note;
+  drawBoard($("board"), state, {
+    marks: view.marks,
+    best: game.analysis ? view.best : [],
+    hint: view.hint,
+    t,
+    onCell: play,
+  });
+  const list = $("moves");
+  list.replaceChildren(
+    ...state.played.map((cell, i) => {
+      const item = document.createElement("li");
+      item.textContent = cell;
+      item.dataset.player = String((i % 2) + 1);
+      return item;
+    }),
+  );
+  list.scrollTop = list.scrollHeight;
+  $("undo").disabled = state.played.length === 0;
+  $("hint").disabled = !!state.outcome;
+}
+
+/** The person moves the snail to `cell` (when it is their turn and the move is legal). */
+function play(cell) {
+  const state = view.state;
+  if (!state || state.outcome || $("game").dataset.busy === "true") return;
+  if (!game.analysis && state.side_to_move !== game.side) return;
+  if (!state.legal_moves.includes(cell)) return;
+  game.moves.push(cell);
+  update();
+}
+
+function undo() {
+  if (!game.moves.length) return;
+  game.moves.pop();
+  // Against the computer, go back to the person's own turn.
+  const sideToMove = (game.moves.length % 2) + 1;
+  if (!game.analysis && sideToMove !== game.side && game.moves.length) game.moves.pop();
+  setBusy(false);
+  update();
+}
+
+async function hint() {
+  const mine = generation;
+  try {
+    setBusy(true);
+    render();
+    const answer = await api.move(game, "perfect");
+    if (mine !== generation) return;
+    view.hint = answer.move;
+  } catch (error) {
+    showError(error);
+  } finally {
+    if (mine === generation) setBusy(false);
+    render();
+  }
+}
+
+function newGame() {
+  const size = $("board-size").value.trim().toLowerCase();
+  game.board = /^\d+x\d+$/.test(size) ? size : "7x7";
+  game.start = $("start").value.trim().toLowerCase();
+  game.level = $("level").value;
+  const side = $("side").value;
+  game.side = side === "random" ? randomSide() : Number(side);
+  game.moves = [];
+  setBusy(false);
+  update();
+}
+
+function fillSetup() {
+  $("board-size").value = game.board;
+  $("start").value = game.start;
+  $("level").value = game.level;
+  $("side").value = String(game.side);
+  $("analysis").checked = game.analysis;
+}
+
+/** Puts every text of the page in the chosen language. */
+async function setLanguage(code) {
+  const answer = await api.texts(code);
+  texts = answer.texts;
+  languages = answer.languages;
+  lang = answer.lang;
+  localStorage.setItem("rastros-lang", lang);
+  document.documentElement.lang = lang;
+  document.title = t("title");
+  for (const el of document.querySelectorAll("[data-text]")) el.textContent = t(el.dataset.text);
+  for (const el of document.querySelectorAll("[data-placeholder]")) {
+    el.placeholder = t(el.dataset.placeholder);
+  }
+  const select = $("lang");
+  select.replaceChildren(
+    ...languages.map(([value, name]) => new Option(name, value, false, value === lang)),
+  );
+  if (!$("rules").hidden) await showRules();
+  render();
+}
+
+async function showRules() {
+  const answer = await api.rules(lang);
+  $("rules-text").textContent = answer.rules;
+  $("rules").hidden = false;
+  $("rules-close").focus();
+}
+
+function onKey(event) {
+  if (event.target.closest("input, select, textarea")) return;
+  if (event.key === "Escape") {
+    $("rules").hidden = true;
+    return;
+  }
+  const state = view.state;
+  if (!state) return;
+  const target = keyTarget(event, state.snail);
+  if (target === null) return;
+  event.preventDefault();
+  play(target);
+}
+
+function startLanguage() {
+  const saved = localStorage.getItem("rastros-lang");
+  if (saved) return saved;
+  const codes = ["en", "it", "de", "fr", "es", "el"];
+  for (const wanted of navigator.languages || [navigator.language || "en"]) {
+    const code = wanted.slice(0, 2).toLowerCase();
+    if (codes.includes(code)) return code;
+  }
+  return "en";
+}
+
+async function main() {
+  readHash();
+  fillSetup();
+  $("new").addEventListener("click", newGame);
+  $("undo").addEventListener("click", undo);
+  $("hint").addEventListener("click", hint);
+  $("analysis").addEventListener("change", (e) => {
+    game.analysis = e.target.checked;
+    update();
+  });
+  $("lang").addEventListener("change", (e) => setLanguage(e.target.value).catch(showError));
+  $("rules-button").addEventListener("click", () => showRules().catch(showError));
+  $("rules-close").addEventListener("click", () => {
+    $("rules").hidden = true;
+  });
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", () => {
+    readHash();
+    fillSetup();
+    update();
+  });
+  await setLanguage(startLanguage()).catch(() => setLanguage("en"));
+  await update();
+}
+
+main().catch(showError);

@@ -1,0 +1,120 @@
+// Drawing the board as a grid of buttons, and the keyboard's directions.
+
+const FILES = "abcdefghijklmnopqrstuvwxyz";
+
+/** The name of the cell at `file`, `rank` (both from 0): "c3". */
+export const cellName = (file, rank) => `${FILES[file]}${rank + 1}`;
+
+/** Width and height of a board "WxH". */
+export function boardSize(board) {
+  const [w, h] = board.toLowerCase().split("x").map(Number);
+  return { width: w, height: h };
+}
+
+/** File and rank (from 0) of a cell name. */
+export function cellPos(name) {
+  return { file: FILES.indexOf(name[0]), rank: Number(name.slice(1)) - 1 };
+}
+
+// Keys to directions (file step, rank step): arrows, the numpad with and without Num Lock.
+const DIRECTIONS = {
+  ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0],
+  Home: [-1, 1], PageUp: [1, 1], End: [-1, -1], PageDown: [1, -1],
+  Numpad8: [0, 1], Numpad2: [0, -1], Numpad4: [-1, 0], Numpad6: [1, 0],
+  Numpad7: [-1, 1], Numpad9: [1, 1], Numpad1: [-1, -1], Numpad3: [1, -1],
+};
+
+/** The cell one king step from the snail in the direction of a key event, or null. */
+export function keyTarget(event, snail) {
+  const step = DIRECTIONS[event.code] || DIRECTIONS[event.key];
+  if (!step) return null;
+  const { file, rank } = cellPos(snail);
+  const f = file + step[0];
+  const r = rank + step[1];
+  if (f < 0 || r < 0) return null;
+  return cellName(f, r);
+}
+
+/**
+ * Draws `state` (an /api/position answer) into `root`: coordinates, goals with their owner,
+ * slime, snail, legal moves; `marks` maps cells to analysis verdicts, `best` lists the
+ * optimal moves, `hint` is a cell to point at. `t` gives the page's texts.
+ */
+export function drawBoard(root, state, { marks = {}, best = [], hint = null, t, onCell }) {
+  const { width, height } = boardSize(state.board);
+  const legal = new Set(state.legal_moves);
+  const slime = new Set(state.slime);
+  const goal1 = cellName(0, 0);
+  const goal2 = cellName(width - 1, height - 1);
+  root.style.setProperty("--files", width);
+  root.style.setProperty("--ranks", height);
+  root.replaceChildren();
+  const label = (text, cls) => {
+    const span = document.createElement("span");
+    span.className = cls;
+    span.textContent = text;
+    span.setAttribute("aria-hidden", "true");
+    root.append(span);
+  };
+  for (let rank = height - 1; rank >= 0; rank--) {
+    label(String(rank + 1), "coord rank");
+    for (let file = 0; file < width; file++) {
+      const name = cellName(file, rank);
+      const cell = document.createElement("button");
+      cell.type = "button";
+      cell.className = "cell";
+      cell.dataset.cell = name;
+      const words = [name];
+      if (name === state.snail) {
+        cell.classList.add("snail");
+        words.push(t("cell_snail"));
+      } else if (slime.has(name)) {
+        cell.classList.add("slime");
+        words.push(t("cell_slime"));
+      }
+      if (name === goal1 || name === goal2) {
+        const owner = name === goal1 ? 1 : 2;
+        cell.classList.add(`goal${owner}`);
+        words.push(t("cell_goal", { player: owner }));
+        if (name !== state.snail) {
+          const mark = document.createElement("span");
+          mark.className = "owner";
+          mark.textContent = String(owner);
+          cell.append(mark);
+        }
+      }
+      if (name === state.snail) {
+        const snail = document.createElement("span");
+        snail.className = "shell";
+        cell.append(snail);
+      }
+      if (legal.has(name)) {
+        cell.dataset.legal = "true";
+        cell.classList.add("legal");
+        words.push(t("cell_legal"));
+        const verdict = marks[name];
+        if (verdict) {
+          const tag = document.createElement("span");
+          tag.className = `verdict ${verdict.value || "unknown"}`;
+          if (verdict.value) {
+            tag.textContent = `${t(verdict.value === "win" ? "short_win" : "short_loss")}${verdict.dte}`;
+            words.push(t(verdict.value === "win" ? "win_in" : "loss_in", { n: verdict.dte }));
+          }
+          cell.append(tag);
+        }
+        if (best.includes(name)) {
+          cell.classList.add("best");
+          words.push(t("cell_best"));
+        }
+      } else {
+        cell.setAttribute("aria-disabled", "true");
+      }
+      if (hint === name) cell.classList.add("hint");
+      cell.setAttribute("aria-label", words.join(", "));
+      cell.addEventListener("click", () => onCell(name));
+      root.append(cell);
+    }
+  }
+  label("", "coord corner");
+  for (let file = 0; file < width; file++) label(FILES[file], "coord file");
+}
