@@ -1,0 +1,547 @@
+//! The JSON API, called through the router without a network: every endpoint, every error,
+//! and the answers checked against the exact solver.
+
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use rastros_core::{Board, Cell, Position};
+use rastros_server::{router, Config};
+use rastros_solver::{Score, Solver, SolverConfig, Value};
+use serde_json::{json, Value as Json};
+use tower::ServiceExt;
+
+fn config() -> Config {
+    Config {
+        hash_mb: 32,
+        slots: 2,
+        book: None,
+        move_time: Duration::from_secs(20),
+        busy_wait: Duration::from_secs(20),
+        body_limit: 4096,
+    }
+}
+
+struct Answer {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn json(&self) -> Json {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    fn error(&self) -> String {
+        self.json()["error"]
+            .as_str()
+            .expect("an error message")
+            .to_string()
+    }
+}
+
+async fn send(app: &Router, request: Request<Body>) -> Answer {
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .unwrap()
+        .to_bytes()
+        .to_vec();
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+async fn post(app: &Router, path: &str, body: impl Into<Body>) -> Answer {
+    let request = Request::post(path)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body.into())
+        .unwrap();
+    send(app, request).await
+}
+
+async fn post_json(app: &Router, path: &str, body: &Json) -> Answer {
+    post(app, path, body.to_string()).await
+}
+
+async fn get(app: &Router, path: &str) -> Answer {
+    send(app, Request::get(path).body(Body::empty()).unwrap()).await
+}
+
+fn solver(board: &'static Board) -> Solver {
+    Solver::new(
+        board,
+        SolverConfig {
+            hash_mb: 16,
+            threads: 1,
+            ..SolverConfig::default()
+        },
+    )
+    .unwrap()
+}
+
+/// A small deterministic generator for picking positions.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+/// Games in progress on `board`: a random start cell and up to `plies` random moves.
+fn random_games(
+    board: &'static Board,
+    plies: usize,
+    count: usize,
+    seed: u64,
+) -> Vec<(String, Vec<String>, Position)> {
+    let mut rng = Lcg(seed);
+    let starts: Vec<u8> = (board.cells() - board.goals()).iter().collect();
+    let mut out = Vec::new();
+    while out.len() < count {
+        let start = board.cell(starts[rng.below(starts.len())]);
+        let mut pos = Position::start(board, start).unwrap();
+        let mut moves = Vec::new();
+        for _ in 0..rng.below(plies + 1) {
+            let legal: Vec<u8> = pos.legal_moves().iter().collect();
+            if pos.is_over() {
+                break;
+            }
+            let to = legal[rng.below(legal.len())];
+            pos.play_unchecked(to);
+            moves.push(board.cell(to).to_string());
+        }
+        if !pos.is_over() {
+            out.push((start.to_string(), moves, pos));
+        }
+    }
+    out
+}
+
+fn value_name(v: Value) -> &'static str {
+    v.as_str()
+}
+
+#[tokio::test]
+async fn analysis_equals_the_solver_on_random_positions() {
+    let app = router(&config());
+    let mut checked = 0;
+    for (w, h, plies) in [(4, 4, 6), (5, 4, 8), (5, 5, 8), (6, 5, 12), (6, 6, 16)] {
+        let board = Board::new(w, h).unwrap();
+        let judge = solver(board);
+        for (start, moves, pos) in random_games(board, plies, 12, u64::from(w * 10 + h)) {
+            let body = json!({"board": board.to_string(), "start": start, "moves": moves});
+            let a = post_json(&app, "/api/analyze", &body).await;
+            assert_eq!(
+                a.status,
+                StatusCode::OK,
+                "{}",
+                String::from_utf8_lossy(&a.body)
+            );
+            let a = a.json();
+            let score: Score = judge.score(&pos).unwrap();
+            assert_eq!(a["position"], pos.to_string());
+            assert_eq!(a["side_to_move"], pos.side_to_move().number());
+            assert_eq!(a["outcome"], Json::Null);
+            assert_eq!(a["exact"], true);
+            assert_eq!(a["value"], value_name(score.value), "{pos}");
+            assert_eq!(a["dte"], score.dte, "{pos}");
+            let mut best = Vec::new();
+            let scores = judge.move_scores(&pos).unwrap();
+            let listed = a["moves"].as_array().unwrap();
+            assert_eq!(listed.len(), scores.len(), "{pos}: every legal move once");
+            for (to, s) in scores {
+                let name = board.cell(to).to_string();
+                let m = listed
+                    .iter()
+                    .find(|m| m["move"] == name.as_str())
+                    .unwrap_or_else(|| panic!("{pos}: {name} missing"));
+                assert_eq!(m["value"], value_name(s.value), "{pos} {name}");
+                assert_eq!(m["dte"], s.dte, "{pos} {name}");
+                if s == score {
+                    best.push(name);
+                }
+            }
+            let mut listed_best: Vec<String> = a["best_moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_string())
+                .collect();
+            listed_best.sort();
+            best.sort();
+            assert_eq!(listed_best, best, "{pos}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 60);
+}
+
+#[tokio::test]
+async fn perfect_replies_are_optimal_moves() {
+    let app = router(&config());
+    for (w, h) in [(4, 4), (5, 4), (5, 5), (6, 5), (6, 6)] {
+        let board = Board::new(w, h).unwrap();
+        let judge = solver(board);
+        for (i, (start, moves, pos)) in random_games(board, 14, 10, u64::from(w * h))
+            .into_iter()
+            .enumerate()
+        {
+            let body = json!({"board": board.to_string(), "start": start, "moves": moves,
+                "level": "perfect", "seed": i});
+            let a = post_json(&app, "/api/move", &body).await;
+            assert_eq!(
+                a.status,
+                StatusCode::OK,
+                "{}",
+                String::from_utf8_lossy(&a.body)
+            );
+            let a = a.json();
+            let cell: Cell = a["move"].as_str().unwrap().parse().unwrap();
+            let after = pos.play(cell).expect("a legal move");
+            let best = judge.score(&pos).unwrap();
+            let got = match rastros_solver::terminal_score(&after) {
+                Some(s) => s,
+                None => judge.score(&after).unwrap(),
+            }
+            .parent();
+            assert_eq!(got, best, "{pos}: {cell} is not optimal");
+            assert_eq!(a["exact"], true);
+            assert_eq!(a["position"], after.to_string());
+            assert_eq!(a["played"].as_array().unwrap().len(), moves.len() + 1);
+            assert_eq!(a["side_to_move"], after.side_to_move().number());
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_seed_replays_the_same_choice_and_every_level_plays_legally() {
+    let app = router(&config());
+    let body = |level: &str, seed: u64| json!({"board": "5x5", "level": level, "seed": seed});
+    let start = Position::centre(Board::new(5, 5).unwrap()).unwrap();
+    for level in ["perfect", "strong", "easy"] {
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..12 {
+            let a = post_json(&app, "/api/move", &body(level, seed))
+                .await
+                .json();
+            let b = post_json(&app, "/api/move", &body(level, seed))
+                .await
+                .json();
+            assert_eq!(a["move"], b["move"], "{level} seed {seed}");
+            assert_eq!(a["level"], level);
+            let cell: Cell = a["move"].as_str().unwrap().parse().unwrap();
+            assert!(start.play(cell).is_ok());
+            seen.insert(a["move"].as_str().unwrap().to_string());
+        }
+        // Ties are broken by the seed: 5x5 from c3 has several optimal first moves.
+        if level == "perfect" {
+            assert!(seen.len() > 1, "{seen:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn position_gives_what_the_page_draws() {
+    let app = router(&config());
+    let a = post_json(&app, "/api/position", &json!({"moves": ["c3", "b3"]})).await;
+    assert_eq!(a.status, StatusCode::OK);
+    let a = a.json();
+    assert_eq!(a["board"], "7x7");
+    assert_eq!(a["start"], "d4");
+    assert_eq!(a["played"], json!(["c3", "b3"]));
+    assert_eq!(a["snail"], "b3");
+    assert_eq!(a["slime"], json!(["c3", "d4"]));
+    assert_eq!(a["side_to_move"], 1);
+    assert_eq!(a["outcome"], Json::Null);
+    assert_eq!(
+        a["legal_moves"],
+        json!(["a2", "b2", "c2", "a3", "a4", "b4", "c4"])
+    );
+    // A game won by reaching a goal, and one won because the loser is stuck.
+    let won = post_json(
+        &app,
+        "/api/position",
+        &json!({"board": "5x5", "moves": ["b2", "a1"]}),
+    )
+    .await
+    .json();
+    assert_eq!(won["outcome"], json!({"winner": 1, "reason": "goal"}));
+    assert_eq!(won["legal_moves"], json!([]));
+    // 3x3 from b1: after b2 c2 c1 every neighbour of the snail is slimed, player 2 is stuck.
+    let stuck = post_json(
+        &app,
+        "/api/position",
+        &json!({"board": "3x3", "start": "b1", "moves": ["b2", "c2", "c1"]}),
+    )
+    .await
+    .json();
+    assert_eq!(stuck["outcome"], json!({"winner": 1, "reason": "no_move"}));
+    assert_eq!(stuck["side_to_move"], 2);
+}
+
+#[tokio::test]
+async fn analysis_of_a_finished_game_says_who_won() {
+    let app = router(&config());
+    let a = post_json(
+        &app,
+        "/api/analyze",
+        &json!({"board": "5x5", "moves": ["b2", "a1"]}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK);
+    let a = a.json();
+    assert_eq!(a["outcome"], json!({"winner": 1, "reason": "goal"}));
+    // Player 2 moved into player 1's goal: player 1 is to move and has won.
+    assert_eq!(a["side_to_move"], 1);
+    assert_eq!(a["value"], "win");
+    assert_eq!(a["dte"], 0);
+    assert_eq!(a["moves"], json!([]));
+}
+
+#[tokio::test]
+async fn bad_requests_are_answered_400_naming_the_problem() {
+    let app = router(&config());
+    let cases: &[(&str, &str, &str)] = &[
+        ("/api/analyze", "{\"moves\": [", "invalid JSON"),
+        ("/api/analyze", "[1, 2]", "invalid JSON"),
+        (
+            "/api/analyze",
+            "{\"moves\": [\"c3\"], \"colour\": 1}",
+            "unknown field `colour`",
+        ),
+        ("/api/analyze", "{\"moves\": \"c3\"}", "invalid JSON"),
+        (
+            "/api/analyze",
+            "{\"board\": \"9x9\"}",
+            "board: unsupported board 9x9",
+        ),
+        (
+            "/api/analyze",
+            "{\"board\": \"seven\"}",
+            "board: 'seven' is not a board size",
+        ),
+        (
+            "/api/analyze",
+            "{\"board\": \"6x6\"}",
+            "start: the 6x6 board has no centre cell",
+        ),
+        (
+            "/api/analyze",
+            "{\"start\": \"a1\"}",
+            "start: the snail cannot start on the goal corner a1",
+        ),
+        (
+            "/api/analyze",
+            "{\"start\": \"h9\"}",
+            "start: start cell h9 is not on the board",
+        ),
+        (
+            "/api/analyze",
+            "{\"moves\": [\"c3\", \"c3\"]}",
+            "move 2 'c3': c3 is not next to the snail on c3",
+        ),
+        ("/api/analyze", "{\"moves\": [\"d4\"]}", "move 1 'd4'"),
+        ("/api/analyze", "{\"moves\": [\"zz\"]}", "move 1 'zz'"),
+        (
+            "/api/move",
+            "{\"moves\": [\"c3\"], \"level\": \"godlike\"}",
+            "unknown level 'godlike'",
+        ),
+        (
+            "/api/move",
+            "{\"board\": \"5x5\", \"moves\": [\"b2\", \"a1\"]}",
+            "the game is over",
+        ),
+        ("/api/move", "{\"seed\": -1}", "invalid JSON"),
+        (
+            "/api/position",
+            "{\"board\": \"5x5\", \"moves\": [\"b2\", \"a1\", \"b1\"]}",
+            "move 3 'b1': the game is over",
+        ),
+    ];
+    for (path, body, expected) in cases {
+        let a = post(&app, path, *body).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{path} {body}");
+        let error = a.error();
+        assert!(error.contains(expected), "{path} {body}: {error}");
+    }
+    // Too many moves: more than a board has cells, refused before any is played.
+    let moves: Vec<&str> = ["c3", "d4"].repeat(25);
+    let a = post_json(
+        &app,
+        "/api/analyze",
+        &json!({"board": "7x7", "moves": moves}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert!(a.error().starts_with("too many moves: 50"), "{}", a.error());
+    let moves: Vec<&str> = ["b1", "a2"].repeat(2);
+    let a = post_json(
+        &app,
+        "/api/analyze",
+        &json!({"board": "2x2", "start": "b1", "moves": moves}),
+    )
+    .await;
+    assert_eq!(a.error(), "too many moves: 4 (a 2x2 game has at most 3)");
+    // An unknown language.
+    let a = get(&app, "/api/rules?lang=xx").await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert!(a.error().contains("unknown language 'xx'"), "{}", a.error());
+    let a = get(&app, "/api/texts?lang=klingon").await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn large_bodies_are_refused_413() {
+    let app = router(&config());
+    let body = format!("{{\"moves\": [{}]}}", vec!["\"c3\""; 2000].join(","));
+    let a = post(&app, "/api/analyze", body.clone()).await;
+    assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(a.error(), "the request body is larger than 4096 bytes");
+    // Also without a Content-Length (a streamed body).
+    let stream = futures_stream(body.into_bytes());
+    let a = post(&app, "/api/move", stream).await;
+    assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(a.error(), "the request body is larger than 4096 bytes");
+}
+
+/// A body with no known length, sent in pieces.
+fn futures_stream(bytes: Vec<u8>) -> Body {
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+        bytes.chunks(1000).map(|c| Ok(c.to_vec())).collect();
+    Body::from_stream(futures_util::stream::iter(chunks))
+}
+
+#[tokio::test]
+async fn unknown_paths_and_methods_get_json_errors() {
+    let app = router(&config());
+    let a = get(&app, "/api/nothing").await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND);
+    assert_eq!(a.error(), "no such page: /api/nothing");
+    let a = get(&app, "/api/analyze").await;
+    assert_eq!(a.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(a.error(), "method not allowed");
+}
+
+#[tokio::test]
+async fn every_slot_busy_is_503_with_retry_after_and_the_budget_gives_an_inexact_answer() {
+    // One slot, a short wait for it, and a budget of 1.5 s: an 8x8 analysis from the start
+    // takes minutes exactly, so it holds the slot for the whole budget.
+    let config = Config {
+        slots: 1,
+        busy_wait: Duration::from_millis(100),
+        move_time: Duration::from_millis(1500),
+        ..config()
+    };
+    let app = router(&config);
+    let slow = {
+        let app = app.clone();
+        tokio::spawn(async move {
+            let clock = Instant::now();
+            let a = post_json(
+                &app,
+                "/api/analyze",
+                &json!({"board": "8x8", "start": "d4"}),
+            )
+            .await;
+            (a, clock.elapsed())
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let busy = post_json(&app, "/api/move", &json!({"board": "5x5"})).await;
+    assert_eq!(busy.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(busy.error(), "busy");
+    assert_eq!(busy.headers[header::RETRY_AFTER], "1");
+    let (a, took) = slow.await.unwrap();
+    assert_eq!(a.status, StatusCode::OK);
+    let a = a.json();
+    assert_eq!(a["exact"], false);
+    assert_eq!(a["value"], Json::Null);
+    assert_eq!(a["source"], "search");
+    assert_eq!(a["moves"].as_array().unwrap().len(), 8);
+    assert!(!a["best_moves"].as_array().unwrap().is_empty());
+    assert!(took < Duration::from_millis(1500 + 1000), "{took:?}");
+    // The slot is free again, and the move endpoint keeps the budget too.
+    let clock = Instant::now();
+    let m = post_json(
+        &app,
+        "/api/move",
+        &json!({"board": "8x8", "start": "d4", "level": "perfect"}),
+    )
+    .await;
+    assert_eq!(m.status, StatusCode::OK);
+    assert_eq!(m.json()["exact"], false);
+    assert!(
+        clock.elapsed() < Duration::from_millis(2500),
+        "{:?}",
+        clock.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn rules_and_texts_come_in_every_language() {
+    let app = router(&config());
+    for lang in ["en", "it", "de", "fr", "es", "el"] {
+        let a = get(&app, &format!("/api/rules?lang={lang}")).await;
+        assert_eq!(a.status, StatusCode::OK);
+        let a = a.json();
+        assert_eq!(a["lang"], lang);
+        assert!(!a["rules"].as_str().unwrap().is_empty());
+        let t = get(&app, &format!("/api/texts?lang={lang}")).await.json();
+        assert_eq!(t["languages"].as_array().unwrap().len(), 6);
+        assert!(t["texts"]["title"].is_string());
+    }
+    let it = get(&app, "/api/texts?lang=it").await.json();
+    assert_eq!(it["texts"]["title"], "Scia di bava");
+    // English when no language is named.
+    assert_eq!(get(&app, "/api/rules").await.json()["lang"], "en");
+}
+
+#[tokio::test]
+async fn the_page_is_served_from_the_binary_and_small() {
+    let app = router(&config());
+    let mut total = 0;
+    for (path, media) in [
+        ("/", "text/html"),
+        ("/style.css", "text/css"),
+        ("/app.js", "text/javascript"),
+        ("/board.js", "text/javascript"),
+        ("/api.js", "text/javascript"),
+        ("/icon.svg", "image/svg+xml"),
+    ] {
+        let a = get(&app, path).await;
+        assert_eq!(a.status, StatusCode::OK, "{path}");
+        let ct = a.headers[header::CONTENT_TYPE].to_str().unwrap();
+        assert!(ct.starts_with(media), "{path}: {ct}");
+        total += a.body.len();
+    }
+    let html = String::from_utf8(get(&app, "/").await.body).unwrap();
+    assert!(html.contains("id=\"game\"") && html.contains("id=\"status\""));
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "no outside links"
+    );
+    // The whole first load (page, style, scripts, icon, the texts of one language).
+    total += get(&app, "/api/texts?lang=en").await.body.len();
+    assert_eq!(
+        total - get(&app, "/api/texts?lang=en").await.body.len(),
+        rastros_server::assets::total_bytes()
+    );
+    assert!(total < 200 * 1024, "{total} bytes");
+}
