@@ -108,6 +108,42 @@ fn client(addr: SocketAddr, id: u64, stop_at: Instant) -> Vec<(u16, Duration)> {
     seen
 }
 
+/// Perfect against perfect from the 7x7 start: the moves, the slowest move and the slowest
+/// analysis.
+fn perfect_line(addr: SocketAddr) -> (Vec<String>, Duration, Duration) {
+    let mut moves: Vec<String> = Vec::new();
+    let (mut move_max, mut analyze_max) = (Duration::ZERO, Duration::ZERO);
+    loop {
+        let body = json!({"moves": moves}).to_string();
+        let clock = Instant::now();
+        let (status, text) = request(addr, "/api/analyze", &body).unwrap();
+        analyze_max = analyze_max.max(clock.elapsed());
+        assert_eq!(status, 200, "{text}");
+        let a: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(a["exact"], true, "{text}");
+        if !a["outcome"].is_null() {
+            return (moves, move_max, analyze_max);
+        }
+        let body = json!({"moves": moves, "level": "perfect", "seed": 7}).to_string();
+        let clock = Instant::now();
+        let (status, text) = request(addr, "/api/move", &body).unwrap();
+        move_max = move_max.max(clock.elapsed());
+        assert_eq!(status, 200, "{text}");
+        let m: Value = serde_json::from_str(&text).unwrap();
+        let best: Vec<&str> = a["best_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert!(
+            best.contains(&m["move"].as_str().unwrap()),
+            "{text} not in {best:?}"
+        );
+        moves.push(m["move"].as_str().unwrap().to_string());
+    }
+}
+
 fn peak_memory_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
@@ -162,6 +198,10 @@ fn sixty_four_clients_play_7x7_against_perfect() {
     let alone_max = alone.last().unwrap().1;
     let alone_p50 = percentile(&alone.iter().map(|&(_, d)| d).collect::<Vec<_>>(), 0.5);
 
+    // A whole game of perfect against perfect, both sides asked of the server, with the
+    // analysis of every position on the way: the slowest single answers.
+    let (line, move_max, analyze_max) = perfect_line(addr);
+
     let clock = Instant::now();
     let stop_at = clock + RUN_FOR;
     let handles: Vec<_> = (0..CLIENTS as u64)
@@ -194,6 +234,13 @@ fn sixty_four_clients_play_7x7_against_perfect() {
         alone.len(),
         alone_p50.as_secs_f64() * 1e3,
         alone_max.as_secs_f64() * 1e3
+    );
+    println!(
+        "load: perfect against perfect, {} plies ({}): slowest move {:.1} ms, slowest analysis {:.1} ms",
+        line.len(),
+        line.join(" "),
+        move_max.as_secs_f64() * 1e3,
+        analyze_max.as_secs_f64() * 1e3
     );
     println!(
         "load: {} requests in {:.1} s = {:.1} requests/s; {ok} answered 200, {busy} 503 busy, \
