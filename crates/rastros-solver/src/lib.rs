@@ -31,6 +31,7 @@
 //! - `search`: negamax with alpha-beta, the sound pruning rules, and parallel splitting;
 //! - [`solver`]: the [`Solver`] API (value, winning moves, DTE, optimal moves, PV);
 //! - [`parallel`]: parallel perft;
+//! - [`player`]: the computer player (exact verdicts, levels perfect / strong / easy);
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
 //! - [`units`]: splitting a solve into work units for many machines, and merging;
 //! - [`book`]: opening books (build, probe, export);
@@ -42,6 +43,7 @@
 
 pub mod book;
 pub mod parallel;
+pub mod player;
 pub mod roots;
 pub mod score;
 mod search;
