@@ -11,9 +11,10 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{Query, State};
 use axum::Json;
 use rastros_core::{parse_board, Board, Cell, EndReason, Outcome, Position};
+use rastros_solver::player::{Level, PlayerError, PositionAnalysis};
+use rastros_solver::terminal_score;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Level, PositionAnalysis};
 use crate::error::ApiError;
 use crate::texts::{self, Lang};
 use crate::AppState;
@@ -205,8 +206,6 @@ pub struct AnalyzeResponse {
     pub best_moves: Vec<String>,
     /// Every legal move judged.
     pub moves: Vec<MoveJson>,
-    /// `"book"`, `"solver"`, `"search"` or `"over"`.
-    pub source: String,
 }
 
 /// The answer of `/api/move`.
@@ -219,8 +218,6 @@ pub struct MoveResponse {
     pub level: String,
     /// Whether the choice rests on exact values (false: the time budget ran out).
     pub exact: bool,
-    /// `"book"`, `"solver"` or `"search"`.
-    pub source: String,
     /// The position after the move.
     #[serde(flatten)]
     pub after: PositionState,
@@ -274,13 +271,23 @@ pub async fn analyze(
     let req: GameRequest = parse_json(body, state.body_limit)?;
     let game = Game::parse(req.board.as_deref(), req.start.as_deref(), &req.moves)?;
     let pos = game.pos;
-    let a: PositionAnalysis = state
-        .slots
-        .run(pos.board(), move |engine| {
-            engine.analyze(&pos, Some(deadline))
-        })
-        .await?
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let a: PositionAnalysis = match terminal_score(&pos) {
+        // A finished game: the side to move has won or lost, and there is no move.
+        Some(score) => PositionAnalysis {
+            value: Some(score.value),
+            dte: Some(0),
+            exact: true,
+            best_moves: Vec::new(),
+            moves: Vec::new(),
+        },
+        None => state
+            .slots
+            .run(pos.board(), move |engine| {
+                engine.analyze(&pos, Some(deadline))
+            })
+            .await?
+            .map_err(engine_error)?,
+    };
     Ok(Json(AnalyzeResponse {
         position: pos.to_string(),
         side_to_move: pos.side_to_move().number(),
@@ -298,7 +305,6 @@ pub async fn analyze(
                 dte: m.dte,
             })
             .collect(),
-        source: a.source.as_str().into(),
     }))
 }
 
@@ -311,7 +317,9 @@ pub async fn play(
     let req: MoveRequest = parse_json(body, state.body_limit)?;
     let level: Level = match req.level.as_deref() {
         None => Level::Perfect,
-        Some(text) => text.parse().map_err(ApiError::BadRequest)?,
+        Some(text) => text
+            .parse()
+            .map_err(|e| ApiError::BadRequest(format!("level: {e}")))?,
     };
     let game = Game::parse(req.board.as_deref(), req.start.as_deref(), &req.moves)?;
     if let outcome @ Outcome::Won { .. } = game.pos.outcome() {
@@ -325,7 +333,7 @@ pub async fn play(
             engine.choose(&pos, level, seed, Some(deadline))
         })
         .await?
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+        .map_err(engine_error)?;
     let mut after = game.clone();
     after.pos = pos
         .play_index(choice.cell)
@@ -335,7 +343,6 @@ pub async fn play(
         cell: game.name(choice.cell),
         level: level.to_string(),
         exact: choice.exact,
-        source: choice.source.as_str().into(),
         after: after.state(),
     }))
 }
@@ -357,6 +364,16 @@ pub async fn page_texts(Query(q): Query<LangQuery>) -> Result<Json<serde_json::V
         "languages": texts::languages(),
         "texts": texts::page(lang),
     })))
+}
+
+/// A player's failure: a finished game is the client's mistake, the rest the server's.
+fn engine_error(e: PlayerError) -> ApiError {
+    match e {
+        PlayerError::GameOver(outcome) => {
+            ApiError::BadRequest(format!("the game is over: {outcome}"))
+        }
+        e => ApiError::Internal(e.to_string()),
+    }
 }
 
 fn parse_lang(text: Option<&str>) -> Result<Lang, ApiError> {

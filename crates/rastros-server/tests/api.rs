@@ -361,7 +361,7 @@ async fn bad_requests_are_answered_400_naming_the_problem() {
         (
             "/api/move",
             "{\"moves\": [\"c3\"], \"level\": \"godlike\"}",
-            "unknown level 'godlike'",
+            "level: unknown level 'godlike'",
         ),
         (
             "/api/move",
@@ -472,8 +472,6 @@ async fn every_slot_busy_is_503_with_retry_after_and_the_budget_gives_an_inexact
     assert_eq!(a.status, StatusCode::OK);
     let a = a.json();
     assert_eq!(a["exact"], false);
-    assert_eq!(a["value"], Json::Null);
-    assert_eq!(a["source"], "search");
     assert_eq!(a["moves"].as_array().unwrap().len(), 8);
     assert!(!a["best_moves"].as_array().unwrap().is_empty());
     assert!(took < Duration::from_millis(1500 + 1000), "{took:?}");

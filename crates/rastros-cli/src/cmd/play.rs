@@ -1,27 +1,30 @@
 //! `rastros play`: a game against the computer in the terminal, and `rastros rules`.
 //!
-//! This module is the loop and the printing; the pieces live beside it: [`engine`] (the
-//! computer's levels and the exact move scores), [`input`] (what a typed line means) and
-//! [`draw`] (the board). Every text comes from [`crate::i18n`].
+//! This module is the loop and the printing; the computer player (its levels and exact
+//! verdicts) is [`rastros_solver::player`], and the pieces beside this module are [`input`]
+//! (what a typed line means) and [`draw`] (the board). Every text comes from
+//! [`crate::i18n`].
 //!
 //! The loop reads lines from stdin until `quit` or the end of the input. When stdin is
 //! not a terminal (piped input), each line read is echoed after its prompt, so the output
 //! reads like a transcript of the game the input scripts.
 
 mod draw;
-mod engine;
 mod input;
 
 use std::io::{self, BufRead, IsTerminal, Write};
+use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 use rastros_core::{BoardSize, Cell, EndReason, Outcome, Player, Position};
-use rastros_solver::{SolveError, Solver, SolverConfig};
+use rastros_solver::player::{self, Level, PlayerError};
+use rastros_solver::{SolverConfig, Value};
 
 use crate::args::CliError;
 use crate::i18n::{self, text, Lang, Msg};
 
-use engine::{Engine, Level, Oracle, Rng};
 use input::{Command, Illegal, Input};
 
 /// Which player the person is.
@@ -35,6 +38,27 @@ pub enum SideArg {
     Two,
     /// Drawn at random for each game.
     Random,
+}
+
+/// How well the computer plays (the argument form of [`Level`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LevelArg {
+    /// Always an optimal move: the fastest win, or the slowest loss (exact solver).
+    Perfect,
+    /// A 6-ply alpha-beta search; beyond its horizon it keeps the snail near its own goal.
+    Strong,
+    /// A random legal move half of the time, an optimal move otherwise.
+    Easy,
+}
+
+impl From<LevelArg> for Level {
+    fn from(level: LevelArg) -> Level {
+        match level {
+            LevelArg::Perfect => Level::Perfect,
+            LevelArg::Strong => Level::Strong,
+            LevelArg::Easy => Level::Easy,
+        }
+    }
 }
 
 /// Arguments of `rastros play`.
@@ -51,7 +75,7 @@ pub struct PlayArgs {
     side: SideArg,
     /// How well the computer plays.
     #[arg(long, value_enum, default_value = "perfect")]
-    level: Level,
+    level: LevelArg,
     /// Language of the messages: en, it, de, fr, es or el.
     #[arg(long, default_value = "en")]
     lang: String,
@@ -104,11 +128,8 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         threads: args.threads,
         ..SolverConfig::default()
     };
-    let solver = Solver::new(board, config)?;
-    let oracle = match opening_book(args.book.as_deref(), board)? {
-        Some(book) => Oracle::new(solver, Box::new(BookScores(book))),
-        None => Oracle::solver_only(solver),
-    };
+    let book = opening_book(args.book.as_deref(), board)?.map(Arc::new);
+    let computer = player::Player::new(board, config, book)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
@@ -116,10 +137,10 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         lang,
         start,
         side: args.side,
-        level: args.level,
+        level: args.level.into(),
         seed,
     };
-    let mut session = Session::new(setup, oracle, stdin.lock(), io::stdout().lock(), echo);
+    let mut session = Session::new(setup, computer, stdin.lock(), io::stdout().lock(), echo);
     match session.run() {
         Ok(()) => Ok(()),
         Err(Stop::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
@@ -151,7 +172,7 @@ struct Setup {
 #[derive(Debug)]
 enum Stop {
     Io(io::Error),
-    Solve(SolveError),
+    Solve(PlayerError),
 }
 
 impl From<io::Error> for Stop {
@@ -160,8 +181,8 @@ impl From<io::Error> for Stop {
     }
 }
 
-impl From<SolveError> for Stop {
-    fn from(e: SolveError) -> Stop {
+impl From<PlayerError> for Stop {
+    fn from(e: PlayerError) -> Stop {
         Stop::Solve(e)
     }
 }
@@ -185,9 +206,11 @@ impl Game {
 /// The games of one run of `rastros play`, with its input and output.
 struct Session<R, W> {
     setup: Setup,
-    oracle: Oracle,
-    engine: Engine,
-    sides: Rng,
+    computer: player::Player,
+    /// The seeds of the computer's moves, one drawn for each move.
+    seeds: ChaCha8Rng,
+    /// Which side the person plays with `--side random`.
+    sides: ChaCha8Rng,
     input: R,
     out: W,
     echo: bool,
@@ -197,7 +220,7 @@ struct Session<R, W> {
 }
 
 impl<R: BufRead, W: Write> Session<R, W> {
-    fn new(setup: Setup, oracle: Oracle, input: R, out: W, echo: bool) -> Self {
+    fn new(setup: Setup, computer: player::Player, input: R, out: W, echo: bool) -> Self {
         let game = Game {
             pos: setup.start,
             human: Player::One,
@@ -206,9 +229,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
         };
         Session {
             setup,
-            oracle,
-            engine: Engine::new(setup.level, setup.seed ^ 0x5EED_0F0E_6E1E),
-            sides: Rng::new(setup.seed),
+            computer,
+            seeds: ChaCha8Rng::seed_from_u64(setup.seed ^ 0x5EED_0F0E_6E1E),
+            sides: ChaCha8Rng::seed_from_u64(setup.seed),
             input,
             out,
             echo,
@@ -280,7 +303,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let human = match self.setup.side {
             SideArg::One => Player::One,
             SideArg::Two => Player::Two,
-            SideArg::Random if self.sides.coin() => Player::Two,
+            SideArg::Random if self.sides.random_bool(0.5) => Player::Two,
             SideArg::Random => Player::One,
         };
         self.game = Game {
@@ -339,7 +362,11 @@ impl<R: BufRead, W: Write> Session<R, W> {
         self.say(&Msg::EngineThinking)?;
         self.out.flush()?;
         let pos = self.game.pos;
-        let to = self.engine.choose(&pos, &mut self.oracle)?;
+        let seed = self.seeds.random();
+        let to = self
+            .computer
+            .choose(&pos, self.setup.level, seed, None)?
+            .cell;
         self.game.pos = pos
             .play_index(to)
             .map_err(|e| io::Error::other(format!("the computer chose an illegal move: {e}")))?;
@@ -429,15 +456,16 @@ impl<R: BufRead, W: Write> Session<R, W> {
             Command::Hint if self.game.over() => self.say(&Msg::GameOverPrompt)?,
             Command::Hint => {
                 let pos = self.game.pos;
-                if !self.oracle.is_cached(&pos) {
+                if !self.computer.is_cached(&pos) {
                     self.say(&Msg::EngineThinking)?;
                     self.out.flush()?;
                 }
-                let (score, moves) = self.oracle.best(&pos)?;
-                let moves = pos.board().names(moves.into_iter().collect());
+                // Without a deadline the verdict is exact: value and DTE are known.
+                let verdict = self.computer.verdict(&pos, None)?;
+                let moves = pos.board().names(verdict.best_moves.into_iter().collect());
                 self.say(&Msg::Hint {
-                    win: score.value == rastros_solver::Value::Win,
-                    dte: score.dte,
+                    win: verdict.value == Some(Value::Win),
+                    dte: verdict.dte.unwrap_or_default(),
                     moves: &moves,
                 })?;
             }
@@ -492,35 +520,6 @@ fn opening_book(
 /// Where `rastros play` looks for a book when none is named.
 const DEFAULT_BOOK: &str = "tables/7x7-d4.book";
 
-/// Move scores from an opening book: every child of a position less deep than the book is
-/// in it (or finished), so its exact score is a lookup.
-struct BookScores(rastros_solver::Book);
-
-impl engine::KnownScores for BookScores {
-    fn move_scores(&self, pos: &Position) -> Option<Vec<(u8, rastros_solver::Score)>> {
-        if pos.ply() >= self.0.depth() {
-            return None;
-        }
-        pos.legal_moves()
-            .iter()
-            .map(|to| {
-                let child = pos.play_index(to).ok()?;
-                let score = match rastros_solver::terminal_score(&child) {
-                    Some(s) => s,
-                    None => {
-                        let hit = self.0.probe(&child).ok()?;
-                        rastros_solver::Score {
-                            value: hit.value,
-                            dte: hit.dte,
-                        }
-                    }
-                };
-                Some((to, score.parent()))
-            })
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -541,9 +540,9 @@ mod tests {
             threads: 1,
             ..SolverConfig::default()
         };
-        let oracle = Oracle::solver_only(Solver::new(board, config).unwrap());
+        let computer = player::Player::new(board, config, None).unwrap();
         let mut out = Vec::new();
-        Session::new(setup, oracle, input.as_bytes(), &mut out, true)
+        Session::new(setup, computer, input.as_bytes(), &mut out, true)
             .run()
             .unwrap();
         String::from_utf8(out).unwrap()
@@ -604,8 +603,29 @@ mod tests {
                     out.ends_with(&format!("{}\n", text(lang, &Msg::Goodbye))),
                     "{out}"
                 );
-                let answered = out.matches(">").count() + out.matches(":").count();
-                assert!(answered > garbage.len(), "{out}");
+                // Every line is echoed after a prompt, in order (then the prompt that
+                // meets the end of the input), and the line after each echo is an answer,
+                // not the next prompt.
+                let prompt = format!("{}: ", text(lang, &Msg::YourTurn));
+                let is_prompt = |l: &str| l.starts_with(&prompt) || l.starts_with("> ");
+                let lines: Vec<&str> = out.lines().collect();
+                let mut echoed = Vec::new();
+                for (i, line) in lines.iter().enumerate() {
+                    if let Some(e) = line.strip_prefix(&prompt).or(line.strip_prefix("> ")) {
+                        echoed.push(e.to_string());
+                        let next = lines.get(i + 1).copied().unwrap_or("");
+                        assert!(
+                            !next.is_empty() && !is_prompt(next),
+                            "{lang:?} {level:?}: {out}"
+                        );
+                    }
+                }
+                let mut expected: Vec<String> = garbage
+                    .iter()
+                    .map(|l| input::sanitize(l.trim_end(), 200))
+                    .collect();
+                expected.push(String::new());
+                assert_eq!(echoed, expected, "{lang:?} {level:?}: {out}");
             }
         }
         // Invalid UTF-8 is garbage like any other.
@@ -617,10 +637,10 @@ mod tests {
             level: Level::Perfect,
             seed: 0,
         };
-        let oracle = Oracle::solver_only(Solver::new(board, SolverConfig::default()).unwrap());
+        let computer = player::Player::new(board, SolverConfig::default(), None).unwrap();
         let mut out = Vec::new();
         let bytes: &[u8] = b"\xff\xfe\n\xc3\n";
-        Session::new(setup, oracle, bytes, &mut out, false)
+        Session::new(setup, computer, bytes, &mut out, false)
             .run()
             .unwrap();
         let out = String::from_utf8(out).unwrap();

@@ -1,0 +1,601 @@
+//! The computer player: its analysis equals the solver's move scores (and plain brute force
+//! on small boards), the perfect level plays only optimal moves, seeds replay games, a
+//! deadline gives a quick inexact answer without spoiling later exact ones, and a book
+//! gives the same answers as the solver.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use rastros_core::{Board, Outcome, Position};
+use rastros_solver::book::{Book, BookBuilder, BuildOutcome};
+use rastros_solver::player::{
+    best_of, strong_moves, strong_scores, Level, MoveVerdict, Player, PlayerError, STRONG_DEPTH,
+};
+use rastros_solver::{Mode, Solver, SolverConfig, Value};
+
+fn config() -> SolverConfig {
+    SolverConfig {
+        hash_mb: 16,
+        threads: 1,
+        ..SolverConfig::default()
+    }
+}
+
+fn solver(board: &'static Board) -> Solver {
+    Solver::new(board, config()).unwrap()
+}
+
+fn new_player(board: &'static Board) -> Player {
+    Player::new(board, config(), None).unwrap()
+}
+
+fn sized(w: u32, h: u32) -> &'static Board {
+    Board::new(w, h).unwrap()
+}
+
+/// `count` distinct positions in progress, each a random start cell of `board` followed by
+/// a number of random moves drawn from `plies`, each move drawn from those that do not end
+/// the game (the walk stops early where every move ends it).
+fn random_positions(
+    board: &'static Board,
+    plies: std::ops::RangeInclusive<u32>,
+    count: usize,
+    rng: &mut ChaCha8Rng,
+) -> Vec<Position> {
+    let starts: Vec<u8> = (board.cells() - board.goals()).iter().collect();
+    let mut out = Vec::new();
+    for _ in 0..count * 100 {
+        if out.len() == count {
+            break;
+        }
+        let start = board.cell(starts[rng.random_range(0..starts.len())]);
+        let mut pos = Position::start(board, start).unwrap();
+        for _ in 0..rng.random_range(plies.clone()) {
+            let going_on: Vec<Position> = pos
+                .legal_moves()
+                .iter()
+                .map(|to| pos.play_index(to).unwrap())
+                .filter(|next| !next.is_over())
+                .collect();
+            if going_on.is_empty() {
+                break;
+            }
+            pos = going_on[rng.random_range(0..going_on.len())];
+        }
+        if !out.contains(&pos) {
+            out.push(pos);
+        }
+    }
+    assert_eq!(out.len(), count, "{board}: too few positions");
+    out
+}
+
+/// The optimal moves of `pos` by the solver, lowest cell first.
+fn optimal(solver: &Solver, pos: &Position) -> Vec<u8> {
+    let mut moves = solver.analyze(pos, Mode::Dte).unwrap().best_moves.unwrap();
+    moves.sort_unstable();
+    moves
+}
+
+fn verdicts(scores: &[(u8, rastros_solver::Score)]) -> Vec<MoveVerdict> {
+    scores
+        .iter()
+        .map(|&(cell, s)| MoveVerdict {
+            cell,
+            value: Some(s.value),
+            dte: Some(s.dte),
+        })
+        .collect()
+}
+
+#[test]
+fn analysis_equals_the_solver_move_scores() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for (w, h, plies, count) in [(4, 4, 6, 25), (5, 4, 6, 25), (5, 5, 8, 25), (6, 6, 12, 12)] {
+        let board = sized(w, h);
+        let judge = solver(board);
+        let mut player = new_player(board);
+        let mut brute = common::Brute::default();
+        for pos in random_positions(board, 0..=plies, count, &mut rng) {
+            let a = player.analyze(&pos, None).unwrap();
+            let scores = judge.move_scores(&pos).unwrap();
+            let score = judge.score(&pos).unwrap();
+            assert!(a.exact, "{pos}");
+            assert_eq!(a.moves, verdicts(&scores), "{pos}");
+            assert_eq!(
+                (a.value, a.dte),
+                (Some(score.value), Some(score.dte)),
+                "{pos}"
+            );
+            assert_eq!(a.best_moves, optimal(&judge, &pos), "{pos}");
+            if w * h <= 20 {
+                assert_eq!(scores, brute.move_scores(&pos), "{pos}");
+            }
+            // The cheaper verdict says the same, from the cache or a fresh player.
+            let v = player.verdict(&pos, None).unwrap();
+            let fresh = Player::new(board, config(), None)
+                .unwrap()
+                .verdict(&pos, None)
+                .unwrap();
+            assert_eq!(v, fresh, "{pos}");
+            assert_eq!(
+                (v.value, v.dte, v.exact, &v.best_moves),
+                (a.value, a.dte, true, &a.best_moves),
+                "{pos}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_perfect_level_plays_only_optimal_moves_and_every_one_of_them() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let mut ties = 0;
+    for (w, h, plies, count) in [(4, 4, 4, 20), (5, 4, 6, 20), (5, 5, 8, 20), (6, 5, 10, 10)] {
+        let board = sized(w, h);
+        let judge = solver(board);
+        let mut player = new_player(board);
+        for pos in random_positions(board, 0..=plies, count, &mut rng) {
+            let best = optimal(&judge, &pos);
+            let mut seen = Vec::new();
+            for seed in 0..24 {
+                let choice = player.choose(&pos, Level::Perfect, seed, None).unwrap();
+                assert!(choice.exact, "{pos}");
+                assert!(best.contains(&choice.cell), "{pos}: {}", choice.cell);
+                if !seen.contains(&choice.cell) {
+                    seen.push(choice.cell);
+                }
+            }
+            // Ties are broken at random: every optimal move shows up.
+            seen.sort_unstable();
+            assert_eq!(seen, best, "{pos}");
+            ties += usize::from(best.len() > 1);
+        }
+    }
+    assert!(
+        ties >= 10,
+        "only {ties} positions with several optimal moves"
+    );
+}
+
+/// Plays `player` at `level` for the side to move of `pos` against uniformly random moves
+/// from `rng`; the winner and the number of plies played.
+fn play_out(
+    pos: Position,
+    player: &mut Player,
+    level: Level,
+    rng: &mut ChaCha8Rng,
+) -> (rastros_core::Player, u32) {
+    let me = pos.side_to_move();
+    let mut pos = pos;
+    let mut plies = 0;
+    while !pos.is_over() {
+        let to = if pos.side_to_move() == me {
+            player.choose(&pos, level, rng.random(), None).unwrap().cell
+        } else {
+            let legal: Vec<u8> = pos.legal_moves().iter().collect();
+            legal[rng.random_range(0..legal.len())]
+        };
+        pos = pos.play_index(to).expect("players play legal moves");
+        plies += 1;
+    }
+    match pos.outcome() {
+        Outcome::Won { winner, .. } => (winner, plies),
+        Outcome::InProgress => unreachable!(),
+    }
+}
+
+#[test]
+fn perfect_wins_won_positions_within_the_dte_and_never_loses_faster() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for (w, h, plies) in [(4, 4, 2), (5, 4, 2), (5, 5, 2), (6, 6, 3)] {
+        let board = sized(w, h);
+        let judge = solver(board);
+        let mut player = new_player(board);
+        let (mut won, mut lost) = (0, 0);
+        for pos in random_positions(board, 0..=plies, 20, &mut rng) {
+            let score = judge.score(&pos).unwrap();
+            let me = pos.side_to_move();
+            for _ in 0..10 {
+                let (winner, length) = play_out(pos, &mut player, Level::Perfect, &mut rng);
+                match score.value {
+                    Value::Win => {
+                        assert_eq!(winner, me, "{pos}: lost a won position");
+                        assert!(length <= score.dte, "{pos}: won in {length} > {score}");
+                        won += 1;
+                    }
+                    Value::Loss => {
+                        if winner != me {
+                            assert!(length >= score.dte, "{pos}: lost in {length} < {score}");
+                        }
+                        lost += 1;
+                    }
+                }
+            }
+        }
+        assert!(won > 0 && lost > 0, "{board}: {won} won, {lost} lost games");
+    }
+}
+
+#[test]
+fn easy_plays_an_optimal_move_about_three_times_in_four_when_half_the_moves_are_optimal() {
+    // Easy plays an optimal move with probability 1/2 + 1/2 * optimal/legal.
+    let board = sized(5, 5);
+    let judge = solver(board);
+    let mut player = new_player(board);
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut checked = 0;
+    for pos in random_positions(board, 0..=6, 40, &mut rng) {
+        let best = optimal(&judge, &pos);
+        let legal = pos.legal_moves().len() as f64;
+        if best.len() as f64 == legal {
+            continue;
+        }
+        let n = 400;
+        let hits = (0..n)
+            .filter(|&seed| {
+                let choice = player.choose(&pos, Level::Easy, seed, None).unwrap();
+                assert!(pos.legal_moves().has(choice.cell), "{pos}");
+                best.contains(&choice.cell)
+            })
+            .count() as f64;
+        let expected = 0.5 + 0.5 * best.len() as f64 / legal;
+        assert!(
+            (hits / n as f64 - expected).abs() < 0.08,
+            "{pos}: {hits}/{n} optimal, expected {expected}"
+        );
+        checked += 1;
+        if checked == 8 {
+            break;
+        }
+    }
+    assert_eq!(checked, 8);
+}
+
+#[test]
+fn strong_takes_a_goal_in_one_and_avoids_the_opponents() {
+    let board = sized(5, 5);
+    let mut player = new_player(board);
+    // Player 1 on b2 enters a1 at once, whatever the seed.
+    let p1 = Position::start(board, "b2".parse().unwrap()).unwrap();
+    assert_eq!(strong_moves(&p1, STRONG_DEPTH), vec![0]);
+    for seed in 0..8 {
+        let choice = player.choose(&p1, Level::Strong, seed, None).unwrap();
+        assert_eq!(choice.cell, 0);
+    }
+    // Player 2 next to a1 never steps into it while another move exists.
+    let p2 = Position::centre(board).unwrap().play_moves("b2").unwrap();
+    let moves = strong_moves(&p2, STRONG_DEPTH);
+    assert!(!moves.is_empty() && !moves.contains(&0), "{moves:?}");
+    for seed in 0..8 {
+        let choice = player.choose(&p2, Level::Strong, seed, None).unwrap();
+        assert!(moves.contains(&choice.cell));
+    }
+}
+
+#[test]
+fn strong_heads_for_its_own_goal_beyond_the_horizon() {
+    // On 7x7 from the start no ending is within 6 plies, so the scores are the
+    // evaluation, and the mover's best move heads for its own goal a1.
+    let start = Position::standard();
+    let scores = strong_scores(&start, STRONG_DEPTH);
+    assert_eq!(scores.len(), 8);
+    assert!(scores.iter().all(|&(_, s)| s.abs() < 100));
+    let moves = strong_moves(&start, STRONG_DEPTH);
+    assert_eq!(start.board().names(moves.iter().copied().collect()), "c3");
+}
+
+#[test]
+fn strong_finds_every_win_within_six_plies() {
+    // Where a win takes at most 6 plies, the 6-ply search sees all of it and plays only
+    // optimal moves.
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut checked = 0;
+    for (w, h, plies) in [(5, 5, 8), (6, 6, 14), (7, 7, 22)] {
+        let board = sized(w, h);
+        let mut player = new_player(board);
+        for pos in random_positions(board, plies..=plies, 60, &mut rng) {
+            let v = player.verdict(&pos, None).unwrap();
+            if v.value == Some(Value::Win) && v.dte.unwrap() <= STRONG_DEPTH {
+                let strong = strong_moves(&pos, STRONG_DEPTH);
+                assert!(strong.iter().all(|m| v.best_moves.contains(m)), "{pos}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 20, "{checked}");
+}
+
+#[test]
+fn the_same_seed_replays_the_same_game_and_another_seed_another() {
+    let board = sized(6, 6);
+    let start = Position::start(board, "c3".parse().unwrap()).unwrap();
+    let game = |player: &mut Player, level: Level, seed: u64| {
+        let mut seeds = ChaCha8Rng::seed_from_u64(seed);
+        let mut pos = start;
+        let mut line = Vec::new();
+        while !pos.is_over() {
+            let choice = player.choose(&pos, level, seeds.random(), None).unwrap();
+            line.push(choice.cell);
+            pos = pos.play_index(choice.cell).unwrap();
+        }
+        line
+    };
+    let mut a = new_player(board);
+    let mut b = new_player(board);
+    for level in Level::ALL {
+        let games: Vec<Vec<u8>> = (0..6).map(|seed| game(&mut a, level, seed)).collect();
+        // A second player (a cold table) replays every game move for move.
+        for (seed, line) in games.iter().enumerate() {
+            assert_eq!(&game(&mut b, level, seed as u64), line, "{level}");
+        }
+        // The seed matters: six seeds do not all give one game.
+        assert!(games.iter().any(|g| g != &games[0]), "{level}: {games:?}");
+    }
+    // The generator is portable: these numbers are ChaCha8's for seed 1 on every
+    // platform, so a seed replays a game anywhere.
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let first: Vec<u8> = (0..4).map(|_| rng.random_range(0..8)).collect();
+    let mut again = ChaCha8Rng::seed_from_u64(1);
+    let second: Vec<u8> = (0..4).map(|_| again.random_range(0..8)).collect();
+    assert_eq!(first, second);
+}
+
+#[test]
+fn a_deadline_in_the_past_answers_at_once_from_the_strong_search() {
+    // The 8x8 start takes minutes to solve; a passed deadline answers in milliseconds.
+    let board = sized(8, 8);
+    let start = Position::start(board, "d4".parse().unwrap()).unwrap();
+    let mut player = new_player(board);
+    let clock = Instant::now();
+    let past = Some(clock);
+    let a = player.analyze(&start, past).unwrap();
+    assert!(!a.exact);
+    assert_eq!((a.value, a.dte), (None, None));
+    assert_eq!(a.moves.len(), 8);
+    assert!(a.moves.iter().all(|m| m.value.is_none() && m.dte.is_none()));
+    assert_eq!(a.best_moves, strong_moves(&start, STRONG_DEPTH));
+    for level in Level::ALL {
+        let choice = player.choose(&start, level, 9, past).unwrap();
+        assert!(start.legal_moves().has(choice.cell), "{level}");
+        // Strong needs no solve; perfect does, and easy does when its coin says so.
+        if level == Level::Perfect {
+            assert!(!choice.exact);
+        }
+    }
+    let v = player.verdict(&start, past).unwrap();
+    assert!(!v.exact && v.value.is_none());
+    assert!(
+        clock.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        clock.elapsed()
+    );
+}
+
+#[test]
+fn a_deadline_interrupts_a_long_solve_and_later_answers_stay_exact() {
+    let board = sized(8, 8);
+    let start = Position::start(board, "d4".parse().unwrap()).unwrap();
+    let mut player = new_player(board);
+    let clock = Instant::now();
+    let a = player
+        .analyze(&start, Some(clock + Duration::from_millis(100)))
+        .unwrap();
+    assert!(!a.exact);
+    // The interrupt is seen within a few thousand nodes.
+    assert!(
+        clock.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        clock.elapsed()
+    );
+    let choice = player
+        .choose(
+            &start,
+            Level::Perfect,
+            1,
+            Some(Instant::now() + Duration::from_millis(50)),
+        )
+        .unwrap();
+    assert!(!choice.exact && start.legal_moves().has(choice.cell));
+    // On 7x7 positions that take longer than 5 ms to solve, interrupted solves leave the
+    // table sound: the same player's exact answers afterwards equal a fresh solver's.
+    let board = sized(7, 7);
+    let judge = solver(board);
+    let mut player = new_player(board);
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let mut interrupted = 0;
+    for pos in random_positions(board, 12..=14, 6, &mut rng) {
+        let quick = player
+            .analyze(&pos, Some(Instant::now() + Duration::from_millis(5)))
+            .unwrap();
+        interrupted += usize::from(!quick.exact);
+        let a = player.analyze(&pos, None).unwrap();
+        assert!(a.exact, "{pos}");
+        assert_eq!(
+            a.moves,
+            verdicts(&judge.move_scores(&pos).unwrap()),
+            "{pos}"
+        );
+    }
+    assert!(interrupted >= 3, "{interrupted}");
+}
+
+#[test]
+fn inexact_answers_give_only_values_the_solver_confirms() {
+    // Near the end the strong search proves values; every value it gives is exact.
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut proven = 0;
+    for (w, h, plies) in [(5, 5, 10), (6, 6, 18)] {
+        let board = sized(w, h);
+        let judge = solver(board);
+        let mut player = new_player(board);
+        for pos in random_positions(board, plies..=plies, 40, &mut rng) {
+            let a = player.analyze(&pos, Some(Instant::now())).unwrap();
+            assert!(!a.exact);
+            let exact = judge.move_scores(&pos).unwrap();
+            for (m, &(cell, s)) in a.moves.iter().zip(&exact) {
+                assert_eq!(m.cell, cell);
+                if let Some(value) = m.value {
+                    assert_eq!((value, m.dte), (s.value, Some(s.dte)), "{pos}: {cell}");
+                    proven += 1;
+                }
+            }
+            if let Some(value) = a.value {
+                let score = judge.score(&pos).unwrap();
+                assert_eq!((value, a.dte), (score.value, Some(score.dte)), "{pos}");
+                assert_eq!(a.best_moves, optimal(&judge, &pos), "{pos}");
+            }
+        }
+    }
+    assert!(proven >= 50, "{proven}");
+}
+
+fn build_book(start: Position, depth: u32) -> Book {
+    match BookBuilder::new(start, depth)
+        .run(&solver(start.board()), &|_| {})
+        .unwrap()
+    {
+        BuildOutcome::Finished(book) => book,
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn book_backed_answers_equal_the_solver_answers() {
+    let board = sized(6, 5);
+    let start = Position::start(board, "c3".parse().unwrap()).unwrap();
+    let depth = 3;
+    let book = Arc::new(build_book(start, depth));
+    let mut with_book = Player::new(board, config(), Some(Arc::clone(&book))).unwrap();
+    let mut without = new_player(board);
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let mut positions = vec![start];
+    for _ in 0..30 {
+        let mut pos = start;
+        for _ in 0..rng.random_range(1..=depth) {
+            let legal: Vec<u8> = pos.legal_moves().iter().collect();
+            let next = pos
+                .play_index(legal[rng.random_range(0..legal.len())])
+                .unwrap();
+            if next.is_over() {
+                break;
+            }
+            pos = next;
+        }
+        positions.push(pos);
+    }
+    for pos in positions {
+        // The book answers without a solve: even a passed deadline gets the exact answer.
+        let booked = with_book.analyze(&pos, Some(Instant::now())).unwrap();
+        let solved = without.analyze(&pos, None).unwrap();
+        if pos.ply() < depth {
+            assert_eq!(booked, solved, "{pos}");
+        }
+        let v = with_book.verdict(&pos, Some(Instant::now())).unwrap();
+        assert!(v.exact, "{pos}");
+        assert_eq!(
+            (v.value, v.dte, &v.best_moves),
+            (solved.value, solved.dte, &solved.best_moves),
+            "{pos}"
+        );
+        for seed in 0..4 {
+            let a = with_book.choose(&pos, Level::Perfect, seed, None).unwrap();
+            let b = without.choose(&pos, Level::Perfect, seed, None).unwrap();
+            assert_eq!(a, b, "{pos}");
+        }
+    }
+    // A book of another board is refused.
+    let other = Arc::new(build_book(Position::centre(sized(5, 5)).unwrap(), 1));
+    match Player::new(board, config(), Some(other)) {
+        Err(e @ PlayerError::BookBoard { .. }) => {
+            assert_eq!(
+                e.to_string(),
+                "the book is for 5x5 but the player is set up for 6x5"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn finished_games_and_other_boards_are_refused() {
+    let board = sized(5, 5);
+    let mut player = new_player(board);
+    let won = Position::start(board, "b2".parse().unwrap())
+        .unwrap()
+        .play_moves("a1")
+        .unwrap();
+    assert!(won.is_over());
+    assert!(matches!(
+        player.analyze(&won, None),
+        Err(PlayerError::GameOver(Outcome::Won { .. }))
+    ));
+    assert!(matches!(
+        player.choose(&won, Level::Easy, 0, None),
+        Err(PlayerError::GameOver(_))
+    ));
+    let other = Position::standard();
+    let e = player.choose(&other, Level::Strong, 0, None).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the position is on a 7x7 board but the player is set up for 5x5"
+    );
+    assert!(matches!(
+        player.verdict(&other, None),
+        Err(PlayerError::BoardMismatch { .. })
+    ));
+}
+
+#[test]
+fn players_move_between_threads_and_share_a_book() {
+    fn send<T: Send>(_: &T) {}
+    let board = sized(5, 5);
+    let start = Position::centre(board).unwrap();
+    let book = Arc::new(build_book(start, 2));
+    let handles: Vec<_> = (0..2)
+        .map(|i| {
+            let mut p = Player::new(board, config(), Some(Arc::clone(&book))).unwrap();
+            send(&p);
+            std::thread::spawn(move || p.choose(&start, Level::Perfect, i, None).unwrap())
+        })
+        .collect();
+    let best = optimal(&solver(board), &start);
+    for h in handles {
+        assert!(best.contains(&h.join().unwrap().cell));
+    }
+}
+
+#[test]
+fn levels_parse_and_print() {
+    for level in Level::ALL {
+        assert_eq!(level.to_string().parse::<Level>(), Ok(level));
+    }
+    assert_eq!("PERFECT".parse::<Level>(), Ok(Level::Perfect));
+    assert_eq!(
+        "hard".parse::<Level>().unwrap_err().to_string(),
+        "unknown level 'hard' (expected one of: perfect, strong, easy)"
+    );
+    assert!("".parse::<Level>().is_err());
+}
+
+#[test]
+fn best_of_prefers_fast_wins_and_slow_losses() {
+    use rastros_solver::Score;
+    let win = |dte| Score {
+        value: Value::Win,
+        dte,
+    };
+    let loss = |dte| Score {
+        value: Value::Loss,
+        dte,
+    };
+    let scores = [(3, loss(4)), (5, win(9)), (1, win(3)), (2, win(3))];
+    assert_eq!(best_of(&scores), Some((win(3), vec![1, 2])));
+    let scores = [(3, loss(4)), (5, loss(8)), (1, loss(2))];
+    assert_eq!(best_of(&scores), Some((loss(8), vec![5])));
+    assert_eq!(best_of(&[]), None);
+}
