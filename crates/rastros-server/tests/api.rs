@@ -503,10 +503,10 @@ async fn rules_and_texts_come_in_every_language() {
         assert!(!a["rules"].as_str().unwrap().is_empty());
         let t = get(&app, &format!("/api/texts?lang={lang}")).await.json();
         assert_eq!(t["languages"].as_array().unwrap().len(), 6);
-        assert!(t["texts"]["title"].is_string());
+        assert!(t["texts"]["game-name"].is_string());
     }
     let it = get(&app, "/api/texts?lang=it").await.json();
-    assert_eq!(it["texts"]["title"], "Scia di bava");
+    assert_eq!(it["texts"]["game-name"], "Scia di bava");
     // English when no language is named.
     assert_eq!(get(&app, "/api/rules").await.json()["lang"], "en");
 }

@@ -54,7 +54,7 @@ function setBusy(busy) {
 }
 
 function showError(error) {
-  view.note = t("error", { message: error.message });
+  view.note = t("page-error", { message: error.message });
   render();
 }
 
@@ -79,7 +79,7 @@ async function update() {
   if (state.outcome) return;
   const onBusy = () => {
     if (mine === generation) {
-      view.note = t("busy");
+      view.note = t("page-busy");
       render();
     }
   };
@@ -92,9 +92,9 @@ async function update() {
       for (const m of a.moves) view.marks[m.move] = m;
       view.best = a.best_moves;
       view.summary = a.exact
-        ? t(a.value === "win" ? "eval_win" : "eval_loss", { player: a.side_to_move, n: a.dte })
+        ? t(a.value === "win" ? "page-eval-win" : "page-eval-loss", { player: a.side_to_move, n: a.dte })
         : "";
-      view.note = a.exact ? "" : t("not_exact");
+      view.note = a.exact ? "" : t("page-not-exact");
       setBusy(false);
       render();
     } else if (state.side_to_move !== game.side) {
@@ -106,7 +106,7 @@ async function update() {
       setBusy(false);
       await update();
       if (!answer.exact && game.level !== "strong") {
-        view.note = t("not_exact");
+        view.note = t("page-not-exact");
         render();
       }
     }
@@ -122,14 +122,14 @@ function statusText(state) {
   if (state.outcome) {
     const { winner, reason } = state.outcome;
     return reason === "goal"
-      ? t("won_goal", { player: winner })
-      : t("won_no_move", { player: winner, other: 3 - winner });
+      ? t("win-goal", { player: winner })
+      : t("win-no-move", { winner, loser: 3 - winner });
   }
-  if ($("game").dataset.busy === "true" && !game.analysis) return t("thinking");
-  if (game.analysis) return t("to_move", { player: state.side_to_move });
+  if ($("game").dataset.busy === "true" && !game.analysis) return t("engine-thinking");
+  if (game.analysis) return t("to-move", { player: state.side_to_move });
   return state.side_to_move === game.side
-    ? t("your_turn", { player: game.side })
-    : t("to_move", { player: state.side_to_move });
+    ? t("page-your-turn", { player: game.side })
+    : t("to-move", { player: state.side_to_move });
 }
 
 function render() {
@@ -229,7 +229,7 @@ async function setLanguage(code) {
   lang = answer.lang;
   localStorage.setItem("rastros-lang", lang);
   document.documentElement.lang = lang;
-  document.title = t("title");
+  document.title = t("game-name");
   for (const el of document.querySelectorAll("[data-text]")) el.textContent = t(el.dataset.text);
   for (const el of document.querySelectorAll("[data-placeholder]")) {
     el.placeholder = t(el.dataset.placeholder);

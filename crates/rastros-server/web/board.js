@@ -67,15 +67,15 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, t, 
       const words = [name];
       if (name === state.snail) {
         cell.classList.add("snail");
-        words.push(t("cell_snail"));
+        words.push(t("page-cell-snail"));
       } else if (slime.has(name)) {
         cell.classList.add("slime");
-        words.push(t("cell_slime"));
+        words.push(t("page-cell-slime"));
       }
       if (name === goal1 || name === goal2) {
         const owner = name === goal1 ? 1 : 2;
         cell.classList.add(`goal${owner}`);
-        words.push(t("cell_goal", { player: owner }));
+        words.push(t("goal-label", { player: owner }));
         if (name !== state.snail) {
           const mark = document.createElement("span");
           mark.className = "owner";
@@ -91,20 +91,20 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, t, 
       if (legal.has(name)) {
         cell.dataset.legal = "true";
         cell.classList.add("legal");
-        words.push(t("cell_legal"));
+        words.push(t("page-cell-legal"));
         const verdict = marks[name];
         if (verdict) {
           const tag = document.createElement("span");
           tag.className = `verdict ${verdict.value || "unknown"}`;
           if (verdict.value) {
-            tag.textContent = `${t(verdict.value === "win" ? "short_win" : "short_loss")}${verdict.dte}`;
-            words.push(t(verdict.value === "win" ? "win_in" : "loss_in", { n: verdict.dte }));
+            tag.textContent = `${t(verdict.value === "win" ? "page-short-win" : "page-short-loss")}${verdict.dte}`;
+            words.push(t(verdict.value === "win" ? "page-win-in" : "page-loss-in", { n: verdict.dte }));
           }
           cell.append(tag);
         }
         if (best.includes(name)) {
           cell.classList.add("best");
-          words.push(t("cell_best"));
+          words.push(t("page-cell-best"));
         }
       } else {
         cell.setAttribute("aria-disabled", "true");
