@@ -186,6 +186,7 @@ function undo() {
 }
 
 async function hint() {
+  if ($("game").dataset.busy === "true" || !view.state || view.state.outcome) return;
   const mine = generation;
   try {
     setBusy(true);
