@@ -1,5 +1,31 @@
 //! The Rastros (Slime Trail) solver: exact perfect play on any board of at most 64 cells.
 //!
+//! Solve 4x4 from `b3` and print the value, the distance to the end and the optimal moves:
+//!
+//! ```
+//! use rastros_core::{Board, Position};
+//! use rastros_solver::{Mode, Solver, SolverConfig, Value};
+//!
+//! // 4x4 has no centre cell, so the snail's start is named.
+//! let board = Board::new(4, 4).unwrap();
+//! let start = Position::start(board, "b3".parse().unwrap()).unwrap();
+//! let config = SolverConfig { hash_mb: 4, threads: 1, ..SolverConfig::default() };
+//! let solver = Solver::new(board, config).unwrap();
+//!
+//! let answer = solver.analyze(&start, Mode::Dte).unwrap();
+//! let names = |cells: &[u8]| -> Vec<String> {
+//!     cells.iter().map(|&c| board.cell(c).to_string()).collect()
+//! };
+//! let best = names(answer.best_moves.as_deref().unwrap());
+//! let pv = names(answer.pv.as_deref().unwrap());
+//! println!("{} in {} plies; optimal moves {best:?}", answer.value, answer.dte.unwrap());
+//!
+//! // Player 1 wins in 5 plies: a4, then down the a-file to the goal a1.
+//! assert_eq!((answer.value, answer.dte), (Value::Win, Some(5)));
+//! assert_eq!(best, ["a4"]);
+//! assert_eq!(pv.join(" "), "a4 a3 a2 b1 a1");
+//! ```
+//!
 //! - [`score`]: values, distances to the end and their integer encoding;
 //! - [`table`]: the fixed-size lock-free transposition table;
 //! - `search`: negamax with alpha-beta, the sound pruning rules, and parallel splitting;
@@ -7,7 +33,12 @@
 //! - [`parallel`]: parallel perft;
 //! - [`player`]: the computer player (exact verdicts, levels perfect / strong / easy);
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
-//! - [`units`]: splitting a solve into work units for many machines, and merging.
+//! - [`units`]: splitting a solve into work units for many machines, and merging;
+//! - [`book`]: opening books (build, probe, export);
+//! - [`survey`]: the start position of every start cell of a range of boards.
+//!
+//! How the solver works and why each of its rules is sound: `docs/SOLVER.md` of the
+//! repository; file formats: `docs/FORMATS.md`.
 #![deny(missing_docs)]
 
 pub mod book;

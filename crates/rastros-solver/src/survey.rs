@@ -315,10 +315,13 @@ pub fn merge(old: &[SurveyRow], new: &[SurveyRow]) -> Vec<SurveyRow> {
     map.into_values().collect()
 }
 
-/// `rows` completed by symmetry: on a square board the mirror image of a start cell in the
-/// a1-to-top-right diagonal starts the same game (the mirror keeps both goals), so a row that
-/// knows less than its mirror's row (no value, or no DTE) takes the mirror's value and DTE,
-/// with a time of 0. Rows are returned sorted.
+/// `rows` completed by symmetry. The mirror in the a1 diagonal maps a W x H board onto the
+/// H x W board and keeps both goals (a1 stays a1, the top-right corner stays the top-right
+/// corner), so the start cell (file, rank) of W x H starts the same game as (rank, file) of
+/// H x W; on a square board that is the mirror image on the same board. A row that knows
+/// less than its image's row (no value, or no DTE) takes the image's value and DTE, with a
+/// time of 0; an image with no row at all gets one when the row has a value. Rows are
+/// returned sorted.
 ///
 /// ```
 /// use rastros_core::Board;
@@ -329,32 +332,49 @@ pub fn merge(old: &[SurveyRow], new: &[SurveyRow]) -> Vec<SurveyRow> {
 ///     start: b.parse_cell(start).unwrap(), value, dte: None, seconds: 0.0, value_seconds: 0.0 };
 /// let rows = complete_by_symmetry(&[row("f1", None), row("a6", Some(Value::Loss))]);
 /// assert!(rows.iter().all(|r| r.value == Some(Value::Loss)));
+///
+/// // b5 of 3x8 (file 1, rank 4) is e2 of 8x3 (file 4, rank 1).
+/// let tall = Board::new(3, 8).unwrap();
+/// let rows = complete_by_symmetry(&[SurveyRow { width: 3, height: 8,
+///     start: tall.parse_cell("b5").unwrap(), value: Some(Value::Win), dte: Some(9),
+///     seconds: 1.0, value_seconds: 1.0 }]);
+/// assert_eq!(rows.len(), 2);
+/// assert_eq!((rows[1].width, rows[1].height, rows[1].start_name()), (8, 3, "e2".to_string()));
 /// ```
 pub fn complete_by_symmetry(rows: &[SurveyRow]) -> Vec<SurveyRow> {
     let mut map: BTreeMap<(u8, u8, u8), SurveyRow> =
         rows.iter().map(|r| (r.sort_key(), *r)).collect();
     for r in rows {
-        let Some(mirror) = r.board().transpose_index(r.start) else {
-            continue;
-        };
-        let key = (r.width, r.height, mirror);
-        let better = match map.get(&key) {
+        let image = transposed(r);
+        let better = match map.get(&image.sort_key()) {
             Some(m) => r.knowledge() > m.knowledge(),
             None => r.value.is_some(),
         };
         if better {
-            map.insert(
-                key,
-                SurveyRow {
-                    start: mirror,
-                    seconds: 0.0,
-                    value_seconds: 0.0,
-                    ..*r
-                },
-            );
+            map.insert(image.sort_key(), image);
         }
     }
     map.into_values().collect()
+}
+
+/// The row of the same game on the board mirrored in the a1 diagonal (W x H becomes H x W),
+/// with a time of 0.
+fn transposed(r: &SurveyRow) -> SurveyRow {
+    let (file, rank) = (r.start % r.width, r.start / r.width);
+    SurveyRow {
+        width: r.height,
+        height: r.width,
+        start: file * r.height + rank,
+        seconds: 0.0,
+        value_seconds: 0.0,
+        ..*r
+    }
+}
+
+/// Whether the boards `a` and `b` are each other's mirror image in the a1 diagonal (W x H
+/// and H x W with W != H): their start positions are the same games, cell for mirrored cell.
+pub fn are_transposes(a: &Board, b: &Board) -> bool {
+    a.width() != a.height() && (a.width(), a.height()) == (b.height(), b.width())
 }
 
 /// Every board of `rows` drawn as a grid, top rank first: `W 7` is a win for player 1 in 7
@@ -483,10 +503,13 @@ mod tests {
         assert_eq!(completed, [full, b3, value_only, unknown]);
         let e5_known = row(b, "e5", Some(Value::Win), Some(30));
         assert_eq!(complete_by_symmetry(&[unknown, e5_known]), [e5_known]);
-        // Rectangular boards have no mirror that keeps the goals.
+        // A rectangle's row fills the transposed rectangle's: b1 of 4x3 is a2 of 3x4.
         let r = Board::new(4, 3).unwrap();
+        let t = Board::new(3, 4).unwrap();
         let rect = [row(r, "b1", Some(Value::Win), Some(1))];
-        assert_eq!(complete_by_symmetry(&rect), rect);
+        let mut image = row(t, "a2", Some(Value::Win), Some(1));
+        image.seconds = 0.0;
+        assert_eq!(complete_by_symmetry(&rect), [image, rect[0]]);
 
         let md = to_markdown(&[full, value_only, unknown], "");
         assert!(md.contains("| 8x8 | 2 of 62 | 1 | 1 | - |"), "{md}");

@@ -84,6 +84,24 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             plan.push((board, starts));
         }
     }
+    // A board listed twice is surveyed once; of a board and its mirror image in the a1
+    // diagonal (W x H and H x W), only the first is solved when its start cells cover the
+    // other's: the other's rows are the same games, filled in by `complete_by_symmetry`.
+    let mut kept: Vec<(&'static Board, Vec<u8>)> = Vec::new();
+    for (board, starts) in plan {
+        let covered = kept.iter().any(|(b, s)| {
+            *b == board
+                || (survey::are_transposes(b, board)
+                    && starts.iter().all(|&i| {
+                        let (file, rank) = (i % board.width(), i / board.width());
+                        s.contains(&(file * board.height() + rank))
+                    }))
+        });
+        if !covered {
+            kept.push((board, starts));
+        }
+    }
+    let plan = kept;
     let total: usize = plan.iter().map(|(_, s)| s.len()).sum();
     if total == 0 {
         return Err(CliError("no board and start cell to survey".into()));
@@ -223,9 +241,11 @@ fn write_files(args: &SurveyArgs, old: &[SurveyRow], rows: &[SurveyRow]) -> Resu
          moving first, for every start cell that is not a goal. `W 7`: player 1 wins in 7 \
          plies from that cell; `L 8`: player 1 loses in 8; `W`/`L`: the value only (the DTE \
          did not finish within its time limit); `G1`/`G2`: player 1's and player 2's goal; \
-         `?`: the value did not finish within the time limit; `·`: not surveyed. On square \
-         boards a start and its mirror image in the a1 diagonal play the same game, so each \
-         row also fills in its mirror's when that one knows less. Top rank \
+         `?`: the value did not finish within the time limit; `·`: not surveyed. The mirror \
+         in the a1 diagonal keeps both goals: the start (file, rank) of W x H plays the same \
+         game as (rank, file) of H x W (on a square board, its mirror image on the same \
+         board), so each such pair is solved once and each row also fills in its image's \
+         when that one knows less. Top rank \
          first, file `a` on the left. Produced by `rastros survey`; the same rows are in \
          `survey.csv`.\n\n";
     write_whole(
