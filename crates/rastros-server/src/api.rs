@@ -378,7 +378,7 @@ fn engine_error(e: PlayerError) -> ApiError {
 
 fn parse_lang(text: Option<&str>) -> Result<Lang, ApiError> {
     match text {
-        None => Ok(Lang::default()),
+        None => Ok(Lang::En),
         Some(t) => t
             .parse()
             .map_err(|e| ApiError::BadRequest(format!("lang: {e}"))),

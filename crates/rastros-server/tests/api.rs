@@ -402,7 +402,11 @@ async fn bad_requests_are_answered_400_naming_the_problem() {
     // An unknown language.
     let a = get(&app, "/api/rules?lang=xx").await;
     assert_eq!(a.status, StatusCode::BAD_REQUEST);
-    assert!(a.error().contains("unknown language 'xx'"), "{}", a.error());
+    assert!(
+        a.error().contains("unknown language code 'xx'"),
+        "{}",
+        a.error()
+    );
     let a = get(&app, "/api/texts?lang=klingon").await;
     assert_eq!(a.status, StatusCode::BAD_REQUEST);
 }
@@ -500,7 +504,13 @@ async fn rules_and_texts_come_in_every_language() {
         assert_eq!(a.status, StatusCode::OK);
         let a = a.json();
         assert_eq!(a["lang"], lang);
-        assert!(!a["rules"].as_str().unwrap().is_empty());
+        // The rules in the language, from the same data files as `rastros rules`.
+        let lang_code: rastros_i18n::Lang = lang.parse().unwrap();
+        assert_eq!(a["rules"], rastros_i18n::rules(lang_code));
+        assert!(a["rules"]
+            .as_str()
+            .unwrap()
+            .starts_with(lang_code.game_name()));
         let t = get(&app, &format!("/api/texts?lang={lang}")).await.json();
         assert_eq!(t["languages"].as_array().unwrap().len(), 6);
         assert!(t["texts"]["game-name"].is_string());

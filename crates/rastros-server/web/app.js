@@ -245,7 +245,14 @@ async function setLanguage(code) {
 
 async function showRules() {
   const answer = await api.rules(lang);
-  $("rules-text").textContent = answer.rules;
+  // The rules come wrapped for a terminal: one paragraph a block, lines joined.
+  $("rules-text").replaceChildren(
+    ...answer.rules.split(/\n\s*\n/).map((block) => {
+      const p = document.createElement("p");
+      p.textContent = block.replace(/\s*\n\s*/g, " ");
+      return p;
+    }),
+  );
   $("rules").hidden = false;
   $("rules-close").focus();
 }
