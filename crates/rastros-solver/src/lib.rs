@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod book;
+pub mod key;
 pub mod parallel;
 pub mod roots;
 pub mod score;
@@ -20,10 +21,12 @@ pub mod table;
 pub mod units;
 
 pub use book::{Book, BookBuilder, BookEntry, BookError, BookHit, ProbeError};
+pub use key::{canonical, Key, Orientation};
 pub use roots::{Checkpoint, CheckpointError, RootMove, RootSolver, RootsError};
-pub use score::{Score, Value, MATE};
-pub use search::{canonical, Orientation, Stats};
+pub use score::{Score, Value, ValueParseError, MATE};
+pub use search::Stats;
 pub use solver::{
-    terminal_score, Analysis, Mode, SolveError, Solver, SolverConfig, SolverError, DEFAULT_HASH_MB,
+    terminal_score, Analysis, Mode, ModeParseError, SolveError, Solver, SolverConfig, SolverError,
+    DEFAULT_HASH_MB,
 };
 pub use units::{Manifest, Merged, Split, Unit, UnitError, UnitResult};

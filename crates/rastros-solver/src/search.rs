@@ -23,8 +23,11 @@ use rastros_core::matching::geography_winning_move;
 use rastros_core::{Bitboard, Board, Player};
 use rayon::prelude::*;
 
+// The book reads the canonical key through this path too.
+pub(crate) use crate::key::canonical;
+use crate::key::{key_of, Key, Orientation};
 use crate::score::{to_absolute, to_relative, MATE};
-use crate::table::{Entry, Key, Table};
+use crate::table::{Entry, Table};
 
 /// Beyond any score.
 pub(crate) const INF: i32 = 1000;
@@ -220,94 +223,12 @@ impl Geometry {
         self.board.reachable(Bitboard(free), snail).0
     }
 
-    /// The canonical key of a region with the snail and side to move, and whether it was
-    /// rotated and transposed to get there.
+    /// The canonical key of a region with the snail and side to move, and how it was turned
+    /// to get there.
     #[inline]
     pub fn key(&self, region: u64, snail: u8, side: u8) -> (Key, Orientation) {
-        let b = self.board;
-        let (mut r, mut s) = (region, snail);
-        let rotated = side == 1;
-        if rotated {
-            r = b.rotate(Bitboard(r)).0;
-            s = b.rotate_index(s);
-        }
-        if let (Some(tr), Some(ts)) = (b.transpose(Bitboard(r)), b.transpose_index(s)) {
-            if (tr.0, ts) < (r, s) {
-                return (
-                    Key {
-                        region: tr.0,
-                        snail: ts,
-                    },
-                    Orientation {
-                        rotated,
-                        transposed: true,
-                    },
-                );
-            }
-        }
-        (
-            Key {
-                region: r,
-                snail: s,
-            },
-            Orientation {
-                rotated,
-                transposed: false,
-            },
-        )
+        key_of(self.board, region, snail, side)
     }
-}
-
-/// How a position was turned to reach its canonical key: rotated by 180 degrees (player 2
-/// to move becomes player 1 to move), then mirrored in the a1-to-top-right diagonal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Orientation {
-    /// Rotated by 180 degrees.
-    pub rotated: bool,
-    /// Mirrored in the a1-to-top-right diagonal (square boards only).
-    pub transposed: bool,
-}
-
-impl Orientation {
-    /// A cell of the position in key orientation. Both maps are involutions and commute, so
-    /// the same function maps back from the key to the position.
-    #[inline]
-    pub fn map_cell(self, board: &Board, cell: u8) -> u8 {
-        let mut c = cell;
-        if self.rotated {
-            c = board.rotate_index(c);
-        }
-        if self.transposed {
-            c = board.transpose_index(c).unwrap_or(c);
-        }
-        c
-    }
-
-    #[inline]
-    fn map(self, g: &Geometry, cell: u8) -> u8 {
-        self.map_cell(g.board, cell)
-    }
-}
-
-/// The canonical form of a position in progress: the cells the snail can still reach and
-/// the snail, turned so that player 1 is to move and, on square boards, to the smaller of
-/// the two mirror images. Positions with the same key have the same value and distance to
-/// the end, and their moves correspond through the orientations.
-///
-/// ```
-/// use rastros_core::Position;
-/// use rastros_solver::canonical;
-/// let a = Position::standard().play_moves("c5").unwrap();
-/// let b = Position::standard().play_moves("e3").unwrap(); // a mirrored in the diagonal
-/// let c = Position::standard().play_moves("c3").unwrap();
-/// assert_eq!(canonical(&a).0, canonical(&b).0);
-/// assert_ne!(canonical(&a).0, canonical(&c).0);
-/// ```
-pub fn canonical(pos: &rastros_core::Position) -> (Key, Orientation) {
-    let board = pos.board();
-    let region = board.reachable(pos.free(), pos.snail()).0;
-    let geo = Geometry::new(board);
-    geo.key(region, pos.snail(), pos.side_to_move().index() as u8)
 }
 
 /// Counters of one search.
@@ -553,7 +474,7 @@ impl<'a> Searcher<'a> {
                             Entry {
                                 lower: to_relative(lower, ply) as i8,
                                 upper: to_relative(upper, ply) as i8,
-                                best: verdict.map(|m| orientation.map(g, m)),
+                                best: verdict.map(|m| orientation.map_cell(g.board, m)),
                                 effort: 0,
                             },
                         );
@@ -656,7 +577,7 @@ impl<'a> Searcher<'a> {
                     if alpha >= beta {
                         return Prelude::Done(alpha);
                     }
-                    if let Some(m) = e.best.map(|m| orientation.map(g, m)) {
+                    if let Some(m) = e.best.map(|m| orientation.map_cell(g.board, m)) {
                         if let Some(i) = moves[..count].iter().position(|&to| to == m) {
                             moves[..=i].rotate_right(1);
                             regions[..=i].rotate_right(1);
@@ -779,7 +700,7 @@ impl<'a> Searcher<'a> {
         }
         let effort = (64 - nodes.leading_zeros()) as u8;
         let best = best_move
-            .map(|m| orientation.map(self.shared.geo, m))
+            .map(|m| orientation.map_cell(self.shared.geo.board, m))
             .or(old.best);
         self.shared.table.store(
             key,

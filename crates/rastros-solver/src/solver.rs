@@ -7,8 +7,9 @@ use std::time::Instant;
 
 use rastros_core::{Board, EndReason, Outcome, Position};
 
+use crate::key::canonical;
 use crate::score::{Score, Value, MATE};
-use crate::search::{canonical, Geometry, Node, Searcher, Shared, Stats, Stop, ABORTED};
+use crate::search::{Geometry, Node, Searcher, Shared, Stats, Stop, ABORTED};
 use crate::table::{Table, TableError};
 
 /// Positions with fewer free cells are searched on the calling thread: handing them to
@@ -65,6 +66,58 @@ pub enum Mode {
     Dte,
 }
 
+impl Mode {
+    /// The mode's name in files and on the command line: `value`, `winning` or `dte`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Mode::Value => "value",
+            Mode::Winning => "winning",
+            Mode::Dte => "dte",
+        }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A text that is not `value`, `winning` or `dte`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModeParseError(pub String);
+
+impl std::fmt::Display for ModeParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown mode '{}' (expected value, winning or dte)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ModeParseError {}
+
+impl std::str::FromStr for Mode {
+    type Err = ModeParseError;
+
+    /// `value`, `winning` or `dte`, as [`Display`](std::fmt::Display) writes them.
+    ///
+    /// ```
+    /// use rastros_solver::Mode;
+    /// assert_eq!("dte".parse(), Ok(Mode::Dte));
+    /// assert_eq!(Mode::Winning.to_string().parse(), Ok(Mode::Winning));
+    /// assert!("fast".parse::<Mode>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Mode, ModeParseError> {
+        [Mode::Value, Mode::Winning, Mode::Dte]
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| ModeParseError(s.to_string()))
+    }
+}
+
 /// The answer for one position. Fields a mode does not compute are `None`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
@@ -74,7 +127,9 @@ pub struct Analysis {
     pub dte: Option<u32>,
     /// Every move that keeps a win (empty when lost) ([`Mode::Winning`], [`Mode::Dte`]).
     pub winning_moves: Option<Vec<u8>>,
-    /// Every move that keeps the value and the DTE ([`Mode::Dte`]).
+    /// The optimal moves: every move that keeps the value and the DTE ([`Mode::Dte`]).
+    /// "Optimal moves" in the documents and the CLI's text output and `best_moves` in the
+    /// JSON output are this same set.
     pub best_moves: Option<Vec<u8>>,
     /// A principal variation to the end of the game ([`Mode::Dte`]).
     pub pv: Option<Vec<u8>>,
@@ -429,7 +484,7 @@ impl Solver {
             let score = self.score_of(node, &mut stats)?;
             debug_assert_eq!(score.value, analysis.value);
             analysis.dte = Some(score.dte);
-            analysis.best_moves = Some(self.optimal_moves(&children, score, &mut stats)?);
+            analysis.best_moves = Some(self.best_moves(&children, score, &mut stats)?);
             analysis.pv = Some(self.principal_variation(pos, score, &mut stats)?);
         }
         analysis.stats = stats;
@@ -437,8 +492,8 @@ impl Solver {
         Ok(analysis)
     }
 
-    /// The moves whose child score makes this position's `score`.
-    fn optimal_moves(
+    /// The optimal moves: those whose child score makes this position's `score`.
+    fn best_moves(
         &self,
         children: &[(u8, Position)],
         score: Score,

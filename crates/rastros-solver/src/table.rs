@@ -18,14 +18,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// A key: the reachable free cells and the snail, in canonical orientation.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Key {
-    /// Free cells the snail can still reach (goals included when reachable).
-    pub region: u64,
-    /// Snail cell.
-    pub snail: u8,
-}
+pub use crate::key::Key;
 
 /// What the table knows of a position: bounds on its score relative to the position
 /// itself (see [`crate::score`]) and the best move found, in the key's orientation.
@@ -58,7 +51,7 @@ pub struct Table {
 /// 49.5 M nodes with one level, 8.2 s and 52.0 M nodes with two; the 7x7 value 0.50 s ->
 /// 0.41 s, winning 2.33 s -> 2.21 s. The split is a speed choice only: every entry is a
 /// true bound wherever it is stored.
-pub const NEAR_MAX_REGION: u32 = 35;
+const NEAR_MAX_REGION: u32 = 35;
 /// The near part's share of the budget: 1/64 of it, at least [`NEAR_MIN_BYTES`] (but never
 /// more than a quarter of the table) and at most [`NEAR_MAX_BYTES`].
 ///
@@ -74,11 +67,11 @@ pub const NEAR_MAX_REGION: u32 = 35;
 /// "c3 b3" --mode value --threads 2 --hash-mb 2048`) a 1 MiB near part costs 44% more nodes (322 M against 223 M) and no time either way (18.7-22.4 s
 /// against 20.3-22.7 s), so big tables keep a big near part: 4 GiB ones the 64 MiB the
 /// committed 8x8 solves used.
-pub const NEAR_SHARE: usize = 64;
+const NEAR_SHARE: usize = 64;
 /// The near part's smallest size (unless the table is tiny): about one core's L2 cache.
-pub const NEAR_MIN_BYTES: usize = 1 << 20;
+const NEAR_MIN_BYTES: usize = 1 << 20;
 /// The near part's largest size.
-pub const NEAR_MAX_BYTES: usize = 64 << 20;
+const NEAR_MAX_BYTES: usize = 64 << 20;
 
 /// Buckets in the near part of a table of `buckets` buckets.
 fn near_buckets(buckets: usize) -> usize {

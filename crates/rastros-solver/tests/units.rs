@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 
 use common::random_line;
 use rastros_core::{Board, Position};
-use rastros_solver::roots::mode_name;
 use rastros_solver::units::{merge_dir, result_path, solve_unit, split, write_split};
 use rastros_solver::{
     Analysis, Checkpoint, CheckpointError, Mode, RootSolver, RootsError, Solver, SolverConfig,
@@ -77,7 +76,7 @@ fn check_split(pos: &Position, depth: u32, mode: Mode, name: &str) {
     same_answer(
         &merged.analysis,
         &direct,
-        &format!("{pos} split at depth {depth} in mode {}", mode_name(mode)),
+        &format!("{pos} split at depth {depth} in mode {}", mode),
     );
     fs::remove_dir_all(&dir).unwrap();
 }
