@@ -89,90 +89,52 @@ impl std::fmt::Debug for Table {
 
 const WORDS_PER_BUCKET: usize = 4;
 
-/// The table's memory: zeroed words, allocated so that untouched pages cost nothing.
-///
-/// On Linux the words come straight from `mmap` (which hands out zeroed pages lazily) and
-/// are marked for transparent huge pages before anything touches them. Every probe is a
-/// random access, so 2 MiB pages instead of 4 KiB ones cut the TLB misses that dominated the
-/// search: on an 8x8 position with a 1 GiB table, `Table::probe` took 70% of the time with
-/// 4 KiB pages (the global allocator's `alloc_zeroed` writes zeros itself for 2 MiB-aligned
-/// layouts, so every page was touched, and backed small, before any advice could apply).
+/// The table's memory: zeroed words in an anonymous memory map, so that untouched pages
+/// cost nothing, advised on Linux to use transparent huge pages before anything touches
+/// them: every probe is a random access, and 2 MiB pages cut the TLB misses that dominated
+/// the search (see docs/EXPERIMENTS.md).
 struct Words {
+    /// Owns the mapping; only read through `ptr`.
+    _map: memmap2::MmapMut,
+    /// The mapping's start, taken once from a unique borrow of it.
     ptr: std::ptr::NonNull<AtomicU64>,
     len: usize,
 }
 
-// SAFETY: `Words` owns its memory exclusively; the words are atomics.
+// SAFETY: `Words` owns its mapping exclusively; the words are atomics.
 unsafe impl Send for Words {}
 // SAFETY: shared access only ever goes through the atomics.
 unsafe impl Sync for Words {}
 
 impl Words {
     /// `len` zeroed words, or `None` if the memory is not available.
-    #[cfg(target_os = "linux")]
     fn zeroed(len: usize) -> Option<Words> {
         let bytes = len.checked_mul(8)?;
-        // SAFETY: an anonymous private mapping with no address hint touches no existing
-        // memory; the result is checked before use.
-        let ptr = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                bytes,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        if ptr == libc::MAP_FAILED {
-            return None;
-        }
-        // SAFETY: `ptr..ptr+bytes` is the mapping just made; the advice only changes how the
-        // kernel backs it (failure is harmless).
-        unsafe {
-            libc::madvise(ptr, bytes, libc::MADV_HUGEPAGE);
-        }
-        Some(Words {
-            ptr: std::ptr::NonNull::new(ptr as *mut AtomicU64)?,
-            len,
-        })
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    fn zeroed(len: usize) -> Option<Words> {
-        let layout = std::alloc::Layout::array::<AtomicU64>(len).ok()?;
-        // SAFETY: the layout has a non-zero size (callers ask for at least one bucket).
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut AtomicU64;
-        Some(Words {
-            ptr: std::ptr::NonNull::new(ptr)?,
-            len,
-        })
-    }
-}
-
-impl Drop for Words {
-    fn drop(&mut self) {
-        // SAFETY: the memory was obtained in `zeroed` with exactly this size and is not
-        // used after this point.
+        // No swap reserved, as with any lazily touched table (MAP_NORESERVE on Linux).
+        let mut map = memmap2::MmapOptions::new()
+            .len(bytes)
+            .no_reserve_swap()
+            .map_anon()
+            .ok()?;
+        // The advice only changes how the kernel backs the pages; failure is harmless.
         #[cfg(target_os = "linux")]
-        unsafe {
-            libc::munmap(self.ptr.as_ptr() as *mut libc::c_void, self.len * 8);
-        }
-        #[cfg(not(target_os = "linux"))]
-        unsafe {
-            std::alloc::dealloc(
-                self.ptr.as_ptr() as *mut u8,
-                std::alloc::Layout::array::<AtomicU64>(self.len).unwrap(),
-            );
-        }
+        let _ = map.advise(memmap2::Advice::HugePage);
+        let ptr = std::ptr::NonNull::new(map.as_mut_ptr() as *mut AtomicU64)?;
+        debug_assert!(ptr.as_ptr().is_aligned());
+        Some(Words {
+            _map: map,
+            ptr,
+            len,
+        })
     }
 }
 
 impl std::ops::Deref for Words {
     type Target = [AtomicU64];
     fn deref(&self) -> &[AtomicU64] {
-        // SAFETY: `ptr` points to `len` initialised (zeroed) atomics owned by `self`; all-zero
-        // bits are a valid AtomicU64.
+        // SAFETY: `ptr` is the page-aligned start of the `len * 8` bytes of the mapping that
+        // `self` owns, zeroed by the kernel; all-zero bits are a valid AtomicU64, and the
+        // mapping is only ever accessed through these atomics.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 }

@@ -3,10 +3,11 @@
 
 mod common;
 
-use common::{assert_same_answer, random_line, reachable, Brute};
+use common::{assert_same_answer, random_line, reachable, rng, solver_with, Brute};
 use rastros_core::{Board, Position};
 use rastros_solver::{Solver, SolverConfig, Value};
 
+/// The tests' solver with the matching rules on or off.
 fn solver(board: &'static Board, matching: bool) -> Solver {
     let config = SolverConfig {
         hash_mb: 16,
@@ -14,7 +15,7 @@ fn solver(board: &'static Board, matching: bool) -> Solver {
         matching,
         ..SolverConfig::default()
     };
-    Solver::new(board, config).unwrap()
+    solver_with(board, config)
 }
 
 #[test]
@@ -69,7 +70,7 @@ fn sample(
 
 #[test]
 fn verdict_matches_plain_search_on_random_goal_free_positions() {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = rng(0x9e37_79b9_7f4a_7c15);
     for spec in [(6, 6, "c3", 1500), (7, 7, "d4", 1500), (8, 8, "d4", 800)] {
         let board = Board::new(spec.0, spec.1).unwrap();
         let plain = solver(board, false);
@@ -81,7 +82,7 @@ fn verdict_matches_plain_search_on_random_goal_free_positions() {
                 if p.is_goal_free() {
                     break;
                 }
-                p = random_line(&p, 1, &mut seed);
+                p = random_line(&p, 1, &mut rng);
             }
             // Keep plain search affordable.
             (p.is_goal_free() && board.reachable(p.free(), p.snail()).len() <= 26).then_some(p)
@@ -109,14 +110,14 @@ fn verdict_matches_plain_search_on_random_goal_free_positions() {
 /// `search.rs`); a value search asks at its root, before the table.
 #[test]
 fn one_goal_positions_get_the_value_of_plain_search() {
-    let mut seed = 0x5bd1_e995_2545_f491u64;
+    let mut rng = rng(0x5bd1_e995_2545_f491);
     for spec in [(6, 6, "c3", 800), (7, 7, "d4", 800), (8, 8, "d4", 300)] {
         let board = Board::new(spec.0, spec.1).unwrap();
         let with = solver(board, true);
         let plain = solver(board, false);
         let draw = |start: &Position, tries: usize| {
             let plies = 4 + (tries % (board.size() as usize - 8));
-            let pos = random_line(start, plies, &mut seed);
+            let pos = random_line(start, plies, &mut rng);
             let region = board.reachable(pos.free(), pos.snail());
             // One goal, and small enough for plain search.
             let one_goal = (region & board.goals()).len() == 1 && region.len() <= 24;
@@ -130,7 +131,7 @@ fn one_goal_positions_get_the_value_of_plain_search() {
 
 #[test]
 fn solver_results_are_identical_with_and_without_matching() {
-    let mut seed = 0x0123_4567_89ab_cdefu64;
+    let mut rng = rng(0x0123_4567_89ab_cdef);
     for (w, h, start, count) in [(5, 5, "c3", 200), (6, 6, "c3", 150), (7, 7, "d4", 60)] {
         let board = Board::new(w, h).unwrap();
         let with = solver(board, true);
@@ -138,7 +139,7 @@ fn solver_results_are_identical_with_and_without_matching() {
         let start = Position::start(board, start.parse().unwrap()).unwrap();
         for i in 0..count {
             let plies = board.size() as usize / 3 + i % (board.size() as usize / 3);
-            let pos = random_line(&start, plies, &mut seed);
+            let pos = random_line(&start, plies, &mut rng);
             if pos.is_over() {
                 continue;
             }
