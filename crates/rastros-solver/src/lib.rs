@@ -8,6 +8,7 @@
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
 //! - [`units`]: splitting a solve into work units for many machines, and merging.
 #![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod book;
 pub mod key;
