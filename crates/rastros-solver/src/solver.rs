@@ -26,22 +26,16 @@ pub struct SolverConfig {
     /// Decide goal-free positions by maximum matching instead of search.
     pub matching: bool,
     /// Plies from the root within which the search splits work between threads.
-    ///
-    /// The default, 6, was 4 until the one-goal rules made the searches below the split
-    /// points smaller: 8x8 value, 2 threads, 4 GiB (`--stats`), d4 141 s / 195% CPU -> 135 s
-    /// / 198%, e5 142 s / 190% -> 138 s / 196%; 7x7 the same or slightly faster (value
-    /// 0.15-0.21 s -> 0.11 s, winning 0.63-0.64 s -> 0.63 s, DTE 2.06-2.12 s -> 2.03-2.05 s).
+    /// The default is 6 (see docs/EXPERIMENTS.md).
     pub split_plies: u32,
 }
 
 /// The default table size in MiB.
 ///
-/// Small on purpose: the table's pages are zeroed by the kernel when the search first
-/// touches them, and the search touches them at random, so an oversized table costs kernel
-/// time for nothing. 64 MiB holds a whole 7x7 DTE solve (26% full) and was faster than 256
-/// MiB in every mode (`solve --mode M --threads 2 --hash-mb 64|256 --stats`, three runs each:
-/// value 0.26-0.34 s vs 0.44-0.50 s, winning moves 1.03-1.04 s vs 1.07-1.09 s, DTE
-/// 2.69-2.72 s vs 2.71-2.75 s). Long solves (8x8) want gigabytes: pass them explicitly.
+/// Small on purpose: the kernel zeroes the table's pages when the search first touches
+/// them, at random, so an oversized table costs kernel time for nothing. 64 MiB holds a
+/// whole 7x7 DTE solve; long solves (8x8) want gigabytes: pass them explicitly (see
+/// docs/EXPERIMENTS.md).
 pub const DEFAULT_HASH_MB: usize = 64;
 
 impl Default for SolverConfig {
@@ -402,9 +396,7 @@ impl Solver {
     /// searched side by side, sharing the table (independent proofs parallelise better than
     /// splitting one tree), and each child's own search also splits near its root, so that
     /// a thread that runs out of children helps with the ones still running instead of
-    /// waiting for the last: 7x7 all winning moves, 2 threads, three runs each, 1.13-1.23 s
-    /// with one thread a child, 1.02-1.09 s with the children split (same nodes, 14.2 M);
-    /// the DTE 2.80-2.89 s -> 2.69-2.80 s.
+    /// waiting for the last (see docs/EXPERIMENTS.md).
     fn moves_with_child_at_most(
         &self,
         children: &[(u8, Position)],

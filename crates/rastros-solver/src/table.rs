@@ -3,7 +3,7 @@
 //! Why not a concurrent hash map (dashmap) here: the table is probed at nearly every node
 //! of the search, from every thread. A fixed array of atomics never allocates, never
 //! locks, and bounds memory by construction (`--hash-mb`); a map would grow without bound
-//! and take a shard lock on every probe. The README gives the measured difference.
+//! and take a shard lock on every probe (see docs/EXPERIMENTS.md and `benches/table.rs`).
 //!
 //! Each entry is two `u64` words: the data word, and the key word stored as
 //! `region ^ data` (Hyatt's lockless hashing). A torn read of two different writes fails
@@ -47,26 +47,15 @@ pub struct Table {
 /// part. Small regions are the many cheap positions near the leaves; kept in a part of at
 /// most [`NEAR_MAX_BYTES`] they stay in the caches and TLB and touch few pages, while the big
 /// positions, each worth a wait for memory, get the rest of the budget to themselves.
-/// Measured (one thread, `--stats`): 8x8 `--moves "c3 b3 c2 d2"`, 1 GiB table: 12.7 s and
-/// 49.5 M nodes with one level, 8.2 s and 52.0 M nodes with two; the 7x7 value 0.50 s ->
-/// 0.41 s, winning 2.33 s -> 2.21 s. The split is a speed choice only: every entry is a
-/// true bound wherever it is stored.
+/// The split is a speed choice only (see docs/EXPERIMENTS.md): every entry is a true bound
+/// wherever it is stored.
 const NEAR_MAX_REGION: u32 = 35;
 /// The near part's share of the budget: 1/64 of it, at least [`NEAR_MIN_BYTES`] (but never
 /// more than a quarter of the table) and at most [`NEAR_MAX_BYTES`].
 ///
 /// Small budgets mean small problems, whose near part should stay in the caches; big
 /// budgets mean long solves, where the near part's positions are worth more than a cache
-/// hit. Measured on 7x7 with the default 64 MiB table, builds before and after run in turn
-/// three times (`solve --mode M --threads T --stats`), value / winning moves / DTE: with 2
-/// threads, a 16 MiB near part (a quarter, the old rule) 0.23-0.30 / 0.85-0.97 / 2.28-2.45
-/// s, a 1 MiB one 0.17-0.18 / 0.73-0.75 / 2.22-2.30 s; with 1 thread 0.35-0.49 / 1.98 / 4.38
-/// s against 0.25-0.26 / 1.45-1.48 / 3.75-3.77 s, though the small part costs nodes (winning
-/// moves 13.8 M -> 15.9 M). A 2 MiB part was in between. Giving each thread its own 1 MiB
-/// (no cache lines passed between cores) was slower than sharing one. On 8x8 (`--moves
-/// "c3 b3" --mode value --threads 2 --hash-mb 2048`) a 1 MiB near part costs 44% more nodes (322 M against 223 M) and no time either way (18.7-22.4 s
-/// against 20.3-22.7 s), so big tables keep a big near part: 4 GiB ones the 64 MiB the
-/// committed 8x8 solves used.
+/// hit (see docs/EXPERIMENTS.md).
 const NEAR_SHARE: usize = 64;
 /// The near part's smallest size (unless the table is tiny): about one core's L2 cache.
 const NEAR_MIN_BYTES: usize = 1 << 20;
