@@ -307,7 +307,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stores_and_probes() {
+    fn a_stored_entry_probes_back_and_other_keys_miss() {
         let table = Table::with_bytes(1 << 12).unwrap();
         let key = Key {
             region: 0xDEAD_BEEF,

@@ -1,5 +1,5 @@
-//! The solver against plain brute force: every reachable position of 3x3 and 4x4 from
-//! every start, random positions of 5x5 and 6x6, with one and two threads and with a
+//! The solver against plain brute force: every reachable position of 3x3, 4x3 and 4x4 from
+//! every start, random positions of 5x4, 5x5 and 6x6, with one and two threads and with a
 //! tiny table that overwrites constantly.
 
 mod common;
@@ -55,7 +55,7 @@ fn all_positions(w: u32, h: u32) -> Vec<Position> {
 }
 
 #[test]
-fn every_position_of_3x3_and_4x4() {
+fn every_position_of_3x3_4x3_and_4x4_from_every_start() {
     for (w, h) in [(3, 3), (4, 4), (4, 3)] {
         let board = Board::new(w, h).unwrap();
         let positions = all_positions(w, h);
@@ -70,7 +70,7 @@ fn every_position_of_3x3_and_4x4() {
 }
 
 #[test]
-fn random_positions_of_5x5_and_6x6() {
+fn random_positions_of_5x4_5x5_and_6x6() {
     let mut rng = rng(0x1234_5678_9abc_def1);
     let mut checked = 0;
     for (w, h, count) in [(5, 5, 1500), (6, 6, 1500), (5, 4, 500)] {

@@ -49,7 +49,7 @@ fn scores_follow_the_negamax_rule_on_random_7x7_positions() {
 }
 
 #[test]
-fn answers_do_not_depend_on_threads_or_table_size() {
+fn answers_on_random_7x7_positions_do_not_depend_on_threads_or_table_size() {
     let one = solver(1, 64);
     let two_tiny = solver(2, 1);
     let mut rng = rng(0x0bad_c0de_1234_5678);
@@ -66,7 +66,7 @@ fn answers_do_not_depend_on_threads_or_table_size() {
 /// same canonical form; the parallel search proves only one of each pair. The answers must
 /// be those of one thread, which never splits.
 #[test]
-fn symmetric_positions_get_the_same_answer_with_mirror_siblings_skipped() {
+fn symmetric_6x6_positions_get_the_same_answer_with_mirror_siblings_skipped() {
     let six = Board::new(6, 6).unwrap();
     let mut positions: Vec<Position> = ["b2", "c3", "d4", "e5"]
         .iter()

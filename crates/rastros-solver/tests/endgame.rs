@@ -19,7 +19,7 @@ fn solver(board: &'static Board, matching: bool) -> Solver {
 }
 
 #[test]
-fn verdict_matches_brute_force_on_every_goal_free_position_of_small_boards() {
+fn verdict_matches_brute_force_on_every_goal_free_position_of_3x3_4x3_and_4x4() {
     let mut checked = 0;
     for (w, h) in [(3, 3), (4, 3), (4, 4)] {
         let board = Board::new(w, h).unwrap();
@@ -69,7 +69,7 @@ fn sample(
 }
 
 #[test]
-fn verdict_matches_plain_search_on_random_goal_free_positions() {
+fn verdict_matches_plain_search_on_random_goal_free_positions_of_6x6_7x7_and_8x8() {
     let mut rng = rng(0x9e37_79b9_7f4a_7c15);
     for spec in [(6, 6, "c3", 1500), (7, 7, "d4", 1500), (8, 8, "d4", 800)] {
         let board = Board::new(spec.0, spec.1).unwrap();
@@ -109,7 +109,7 @@ fn verdict_matches_plain_search_on_random_goal_free_positions() {
 /// without that goal and without any part of its neighbours, in one direction only (see
 /// `search.rs`); a value search asks at its root, before the table.
 #[test]
-fn one_goal_positions_get_the_value_of_plain_search() {
+fn random_one_goal_positions_of_6x6_7x7_and_8x8_get_the_value_of_plain_search() {
     let mut rng = rng(0x5bd1_e995_2545_f491);
     for spec in [(6, 6, "c3", 800), (7, 7, "d4", 800), (8, 8, "d4", 300)] {
         let board = Board::new(spec.0, spec.1).unwrap();
@@ -130,7 +130,7 @@ fn one_goal_positions_get_the_value_of_plain_search() {
 }
 
 #[test]
-fn solver_results_are_identical_with_and_without_matching() {
+fn answers_on_random_5x5_6x6_and_7x7_positions_are_identical_with_and_without_matching() {
     let mut rng = rng(0x0123_4567_89ab_cdef);
     for (w, h, start, count) in [(5, 5, "c3", 200), (6, 6, "c3", 150), (7, 7, "d4", 60)] {
         let board = Board::new(w, h).unwrap();
