@@ -1,6 +1,7 @@
 //! `rastros`: the command line of the Rastros (Slime Trail) workspace. This crate only
 //! parses arguments and prints; the rules live in `rastros-core`, search and tables in
 //! `rastros-solver`.
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 mod args;
 mod cmd;

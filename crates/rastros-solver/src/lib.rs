@@ -40,8 +40,10 @@
 //! How the solver works and why each of its rules is sound: `docs/SOLVER.md` of the
 //! repository; file formats: `docs/FORMATS.md`.
 #![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod book;
+pub mod key;
 pub mod parallel;
 pub mod player;
 pub mod roots;
@@ -53,10 +55,12 @@ pub mod table;
 pub mod units;
 
 pub use book::{Book, BookBuilder, BookEntry, BookError, BookHit, ProbeError};
+pub use key::{canonical, Key, Orientation};
 pub use roots::{Checkpoint, CheckpointError, RootMove, RootSolver, RootsError};
-pub use score::{Score, Value, MATE};
-pub use search::{canonical, Orientation, Stats};
+pub use score::{Score, Value, ValueParseError, MATE};
+pub use search::Stats;
 pub use solver::{
-    terminal_score, Analysis, Mode, SolveError, Solver, SolverConfig, SolverError, DEFAULT_HASH_MB,
+    terminal_score, Analysis, Mode, ModeParseError, SolveError, Solver, SolverConfig, SolverError,
+    DEFAULT_HASH_MB,
 };
 pub use units::{Manifest, Merged, Split, Unit, UnitError, UnitResult};
