@@ -6,10 +6,12 @@
 //! - [`solver`]: the [`Solver`] API (value, winning moves, DTE, optimal moves, PV);
 //! - [`parallel`]: parallel perft;
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
-//! - [`units`]: splitting a solve into work units for many machines, and merging.
+//! - [`units`]: splitting a solve into work units for many machines, and merging;
+//! - [`certify`]: certificates of who wins, for the independent checker `rastros-verify`.
 #![deny(missing_docs)]
 
 pub mod book;
+pub mod certify;
 pub mod parallel;
 pub mod roots;
 pub mod score;
@@ -20,6 +22,7 @@ pub mod table;
 pub mod units;
 
 pub use book::{Book, BookBuilder, BookEntry, BookError, BookHit, ProbeError};
+pub use certify::{certify, Certificate, CertifyError};
 pub use roots::{Checkpoint, CheckpointError, RootMove, RootSolver, RootsError};
 pub use score::{Score, Value, MATE};
 pub use search::{canonical, Orientation, Stats};
