@@ -62,7 +62,14 @@ pub fn run(args: CertifyArgs) -> Result<(), CliError> {
     let began = Instant::now();
     let result = certify(&solver, &start, &moves, Some(&records));
     spinner.finish();
-    let cert = result?;
+    let cert = result.map_err(|e| {
+        CliError(format!(
+            "{e} after {} positions in {:.1} s; {} was not written",
+            records.load(Relaxed),
+            began.elapsed().as_secs_f64(),
+            args.out.display()
+        ))
+    })?;
     let bytes = match args.format {
         FormatArg::Bin => cert.to_bytes(),
         FormatArg::Text => cert.to_text().into_bytes(),
