@@ -398,3 +398,25 @@ fn both_players_win_some_certified_positions() {
     }
     assert_eq!(seen, [[true; 2]; 2]);
 }
+
+#[test]
+fn certificates_do_not_depend_on_threads_or_table_size() {
+    for (w, h, start) in [(5, 5, "c3"), (6, 5, "c3"), (6, 6, "c3")] {
+        let board = Board::new(w, h).unwrap();
+        let start = Position::start(board, start.parse().unwrap()).unwrap();
+        let bytes: Vec<Vec<u8>> = [(1, 1), (2, 1), (1, 32), (2, 32)]
+            .iter()
+            .map(|&(threads, hash_mb)| {
+                let config = SolverConfig {
+                    hash_mb,
+                    threads,
+                    ..SolverConfig::default()
+                };
+                let s = Solver::new(board, config).unwrap();
+                certify(&s, &start, &[], None).unwrap().to_bytes()
+            })
+            .collect();
+        assert!(bytes.windows(2).all(|p| p[0] == p[1]), "{w}x{h}");
+        assert_eq!(verify(&bytes[0]).error, None);
+    }
+}
