@@ -7,7 +7,7 @@
 //! - [`parallel`]: parallel perft;
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
 //! - [`units`]: splitting a solve into work units for many machines, and merging;
-//! - [`certify`]: certificates of who wins, for the independent checker `rastros-verify`.
+//! - [`certify`](mod@certify): certificates of who wins, for the independent checker `rastros-verify`.
 #![deny(missing_docs)]
 
 pub mod book;

@@ -33,11 +33,7 @@ pub enum Record {
     /// Player 1 loses: every reply that is not a goal, with the record it leads to.
     Loss(Vec<(u8, u32)>),
     /// Goal-free position: whether player 1 wins, a matching and a Tutte-Berge set.
-    Leaf {
-        win: bool,
-        edges: Vec<(u8, u8)>,
-        set: Vec<u8>,
-    },
+    Leaf { win: bool, edges: Vec<(u8, u8)>, set: Vec<u8> },
 }
 
 /// The outcome of a check: the header when it could be read, the positions checked, and
@@ -78,37 +74,16 @@ pub fn verify(bytes: &[u8]) -> Report {
     };
     let (header, records) = match parsed {
         Ok(p) => p,
-        Err(e) => {
-            return Report {
-                header: None,
-                positions: 0,
-                error: Some(e),
-            }
-        }
+        Err(e) => return Report { header: None, positions: 0, error: Some(e) },
     };
     let game = match Game::new(&header) {
         Ok(game) => game,
-        Err(e) => {
-            return Report {
-                header: Some(header),
-                positions: 0,
-                error: Some(e),
-            }
-        }
+        Err(e) => return Report { header: Some(header), positions: 0, error: Some(e) },
     };
     let keys = vec![None; records.len()];
-    let mut checker = Checker {
-        game: &game,
-        records: &records,
-        keys,
-        count: 0,
-    };
+    let mut checker = Checker { game: &game, records: &records, keys, count: 0 };
     let error = checker.check_all(&header).err();
-    Report {
-        positions: checker.count,
-        header: Some(header),
-        error,
-    }
+    Report { positions: checker.count, header: Some(header), error }
 }
 
 /// The board, its cells and the king moves between them.
@@ -139,13 +114,7 @@ impl Game {
             })
             .collect();
         let goals = 1 | 1 << (n - 1);
-        Ok(Game {
-            w,
-            h: h.height,
-            n,
-            nb,
-            goals,
-        })
+        Ok(Game { w, h: h.height, n, nb, goals })
     }
 
     /// The name of cell `c`, like `d4`.
@@ -160,18 +129,13 @@ impl Game {
         let rank: u32 = chars.as_str().parse().map_err(|_| bad())?;
         let file = file.checked_sub('a' as u32).ok_or_else(bad)?;
         if file >= u32::from(self.w) || rank == 0 || rank > u32::from(self.h) {
-            return Err(format!(
-                "cell '{s}' is not on the {}x{} board",
-                self.w, self.h
-            ));
+            return Err(format!("cell '{s}' is not on the {}x{} board", self.w, self.h));
         }
         Ok((rank - 1) as u8 * self.w + file as u8)
     }
 
     fn grow(&self, set: u64) -> u64 {
-        (0..self.n)
-            .filter(|&c| set >> c & 1 == 1)
-            .fold(set, |s, c| s | self.nb[c as usize])
+        (0..self.n).filter(|&c| set >> c & 1 == 1).fold(set, |s, c| s | self.nb[c as usize])
     }
 
     /// The free cells the snail can still reach: through free cells that are not goals,
@@ -188,9 +152,7 @@ impl Game {
     }
 
     fn rotate(&self, set: u64) -> u64 {
-        (0..self.n)
-            .filter(|&c| set >> c & 1 == 1)
-            .fold(0, |s, c| s | 1 << (self.n - 1 - c))
+        (0..self.n).filter(|&c| set >> c & 1 == 1).fold(0, |s, c| s | 1 << (self.n - 1 - c))
     }
 
     fn transpose(&self, c: u8) -> u8 {
@@ -277,23 +239,15 @@ impl Checker<'_> {
     /// (`win`) or loses.
     fn visit(&mut self, idx: u32, region: u64, snail: u8, win: bool) -> Result<(), String> {
         let records = self.records;
-        let rec = records
-            .get(idx as usize)
-            .ok_or(format!("record {idx} does not exist"))?;
+        let rec = records.get(idx as usize).ok_or(format!("record {idx} does not exist"))?;
         let claims_win = matches!(rec, Record::Win(..) | Record::Leaf { win: true, .. });
         if claims_win != win {
             let want = if win { "a win" } else { "a loss" };
-            return Err(format!(
-                "record {idx} is reached where the mover must have {want}"
-            ));
+            return Err(format!("record {idx} is reached where the mover must have {want}"));
         }
         match self.keys[idx as usize] {
             Some(key) if key == (region, snail) => return Ok(()),
-            Some(_) => {
-                return Err(format!(
-                    "record {idx} is reached from two different positions"
-                ))
-            }
+            Some(_) => return Err(format!("record {idx} is reached from two different positions")),
             None => self.keys[idx as usize] = Some((region, snail)),
         }
         self.count += 1;
@@ -312,9 +266,9 @@ impl Checker<'_> {
                     (t, _) if t == last => Err(format!(
                         "record {idx}: the winner's move {name} enters the opponent's goal"
                     )),
-                    (_, None) => Err(format!(
-                        "record {idx}: the position after {name} is not covered"
-                    )),
+                    (_, None) => {
+                        Err(format!("record {idx}: the position after {name} is not covered"))
+                    }
                     (t, Some(c)) => self.step(region, t, c, false),
                 }
             }
@@ -340,10 +294,9 @@ impl Checker<'_> {
                     }
                 }
                 match listed.next() {
-                    Some(&(cell, _)) => Err(format!(
-                        "record {idx}: the reply {} is not legal",
-                        g.name(cell)
-                    )),
+                    Some(&(cell, _)) => {
+                        Err(format!("record {idx}: the reply {} is not legal", g.name(cell)))
+                    }
                     None => Ok(()),
                 }
             }
@@ -377,9 +330,7 @@ impl Checker<'_> {
                     bounded.count_ones() + tb.count_ones() - g.odd_components(bounded & !tb);
                 let limit = if *win { 2 * k } else { 2 * k + 2 };
                 if bound + 2 > limit {
-                    return Err(format!(
-                        "{leaf}: the Tutte-Berge set does not bound the matching"
-                    ));
+                    return Err(format!("{leaf}: the Tutte-Berge set does not bound the matching"));
                 }
                 Ok(())
             }
@@ -400,10 +351,7 @@ struct Bytes<'a>(&'a [u8], usize);
 
 impl Bytes<'_> {
     fn u8(&mut self) -> Result<u8, String> {
-        let b = *self
-            .0
-            .get(self.1)
-            .ok_or(format!("truncated file at byte {}", self.1))?;
+        let b = *self.0.get(self.1).ok_or(format!("truncated file at byte {}", self.1))?;
         self.1 += 1;
         Ok(b)
     }
@@ -435,9 +383,7 @@ fn parse_binary(bytes: &[u8]) -> Result<(Header, Vec<Record>), String> {
         return Err("unsupported version".to_string());
     }
     let (width, height, start) = (r.u8()?, r.u8()?, r.u8()?);
-    let moves = (0..r.u8()?)
-        .map(|_| r.u8())
-        .collect::<Result<Vec<u8>, _>>()?;
+    let moves = (0..r.u8()?).map(|_| r.u8()).collect::<Result<Vec<u8>, _>>()?;
     let winner = r.u8()?;
     let count = r.varint()?;
     // Every record takes a byte at least: no count larger than the file is believed.
@@ -448,39 +394,20 @@ fn parse_binary(bytes: &[u8]) -> Result<(Header, Vec<Record>), String> {
         records.push(match tag >> 6 {
             0 => Record::Win(low, if low == 0 { None } else { Some(r.varint()?) }),
             1 => Record::Loss(
-                (0..low)
-                    .map(|_| Ok((r.u8()?, r.varint()?)))
-                    .collect::<Result<_, String>>()?,
+                (0..low).map(|_| Ok((r.u8()?, r.varint()?))).collect::<Result<_, String>>()?,
             ),
             kind => {
-                let edges = (0..low)
-                    .map(|_| Ok((r.u8()?, r.u8()?)))
-                    .collect::<Result<_, String>>()?;
+                let edges =
+                    (0..low).map(|_| Ok((r.u8()?, r.u8()?))).collect::<Result<_, String>>()?;
                 let set = (0..r.u8()?).map(|_| r.u8()).collect::<Result<_, _>>()?;
-                Record::Leaf {
-                    win: kind == 2,
-                    edges,
-                    set,
-                }
+                Record::Leaf { win: kind == 2, edges, set }
             }
         });
     }
     if r.1 != body.len() {
-        return Err(format!(
-            "{} stray bytes after the last record",
-            body.len() - r.1
-        ));
+        return Err(format!("{} stray bytes after the last record", body.len() - r.1));
     }
-    Ok((
-        Header {
-            width,
-            height,
-            start,
-            moves,
-            winner,
-        },
-        records,
-    ))
+    Ok((Header { width, height, start, moves, winner }, records))
 }
 
 fn parse_text(bytes: &[u8]) -> Result<(Header, Vec<Record>), String> {
@@ -488,16 +415,9 @@ fn parse_text(bytes: &[u8]) -> Result<(Header, Vec<Record>), String> {
     if text.lines().next() != Some(TEXT_MAGIC) {
         return Err(format!("the first line is not '{TEXT_MAGIC}'"));
     }
-    let trimmed = text
-        .strip_suffix('\n')
-        .ok_or("truncated file: no final newline")?;
-    let at = trimmed
-        .rfind('\n')
-        .ok_or("truncated file: no checksum line")?
-        + 1;
-    let sum = trimmed[at..]
-        .strip_prefix("checksum ")
-        .ok_or("truncated file: no checksum line")?;
+    let trimmed = text.strip_suffix('\n').ok_or("truncated file: no final newline")?;
+    let at = trimmed.rfind('\n').ok_or("truncated file: no checksum line")? + 1;
+    let sum = trimmed[at..].strip_prefix("checksum ").ok_or("truncated file: no checksum line")?;
     if format!("{:016x}", fnv1a(&bytes[..at])) != sum {
         return Err("checksum mismatch (damaged or truncated file)".to_string());
     }
@@ -512,29 +432,15 @@ fn parse_text(bytes: &[u8]) -> Result<(Header, Vec<Record>), String> {
     };
     let board = field("board")?.1;
     let (w, h) = board.split_once('x').ok_or("bad board line")?;
-    let (width, height) = (
-        w.parse().map_err(|_| "bad board")?,
-        h.parse().map_err(|_| "bad board")?,
-    );
-    let mut header = Header {
-        width,
-        height,
-        start: 0,
-        moves: vec![],
-        winner: 0,
-    };
+    let (width, height) =
+        (w.parse().map_err(|_| "bad board")?, h.parse().map_err(|_| "bad board")?);
+    let mut header = Header { width, height, start: 0, moves: vec![], winner: 0 };
     let game = Game::new(&header)?;
     header.start = game.cell(&field("start")?.1)?;
-    header.moves = field("moves")?
-        .1
-        .split_whitespace()
-        .map(|c| game.cell(c))
-        .collect::<Result<_, _>>()?;
+    header.moves =
+        field("moves")?.1.split_whitespace().map(|c| game.cell(c)).collect::<Result<_, _>>()?;
     header.winner = field("winner")?.1.parse().map_err(|_| "bad winner line")?;
-    let count: usize = field("records")?
-        .1
-        .parse()
-        .map_err(|_| "bad records line")?;
+    let count: usize = field("records")?.1.parse().map_err(|_| "bad records line")?;
     let mut records = Vec::with_capacity(count.min(bytes.len()));
     for (i, line) in lines {
         let bad = |what: &str| format!("line {}: {what}", i + 1);
@@ -557,37 +463,25 @@ fn parse_text(bytes: &[u8]) -> Result<(Header, Vec<Record>), String> {
                     .collect::<Result<_, String>>()?,
             ),
             "leaf-win" | "leaf-loss" => {
-                let slash = rest
-                    .iter()
-                    .position(|&w| w == "/")
-                    .ok_or_else(|| bad("no '/' in the leaf"))?;
+                let slash =
+                    rest.iter().position(|&w| w == "/").ok_or_else(|| bad("no '/' in the leaf"))?;
                 let edges = rest[..slash]
                     .iter()
                     .map(|e| {
-                        let (a, b) = e
-                            .split_once('-')
-                            .ok_or_else(|| bad("an edge is 'CELL-CELL'"))?;
+                        let (a, b) =
+                            e.split_once('-').ok_or_else(|| bad("an edge is 'CELL-CELL'"))?;
                         Ok((game.cell(a)?, game.cell(b)?))
                     })
                     .collect::<Result<_, String>>()?;
-                let set = rest[slash + 1..]
-                    .iter()
-                    .map(|c| game.cell(c))
-                    .collect::<Result<_, _>>()?;
-                Record::Leaf {
-                    win: kind == "leaf-win",
-                    edges,
-                    set,
-                }
+                let set =
+                    rest[slash + 1..].iter().map(|c| game.cell(c)).collect::<Result<_, _>>()?;
+                Record::Leaf { win: kind == "leaf-win", edges, set }
             }
             _ => return Err(bad("unknown record")),
         });
     }
     if records.len() != count {
-        return Err(format!(
-            "{} records listed, the header says {count}",
-            records.len()
-        ));
+        return Err(format!("{} records listed, the header says {count}", records.len()));
     }
     Ok((header, records))
 }

@@ -37,32 +37,17 @@ fn main() -> ExitCode {
             Ok(bytes) => (file.as_str(), verify(&bytes)),
             Err(e) => (
                 file.as_str(),
-                Report {
-                    header: None,
-                    positions: 0,
-                    error: Some(format!("cannot read: {e}")),
-                },
+                Report { header: None, positions: 0, error: Some(format!("cannot read: {e}")) },
             ),
         },
         _ => {
             let error = "usage: rastros-verify FILE [--json]".to_string();
-            (
-                "",
-                Report {
-                    header: None,
-                    positions: 0,
-                    error: Some(error),
-                },
-            )
+            ("", Report { header: None, positions: 0, error: Some(error) })
         }
     };
     let described = report.header.as_ref().and_then(|h| {
         let game = Game::new(h).ok()?;
-        let start = if h.start < h.width * h.height {
-            game.name(h.start)
-        } else {
-            "?".into()
-        };
+        let start = if h.start < h.width * h.height { game.name(h.start) } else { "?".into() };
         let moves: Vec<String> = h.moves.iter().map(|&m| game.name(m)).collect();
         Some((h.winner, format!("{}x{}", h.width, h.height), start, moves))
     });
@@ -70,19 +55,12 @@ fn main() -> ExitCode {
         let (winner, board, start, moves) = match &described {
             Some((w, b, s, m)) => {
                 let moves: Vec<String> = m.iter().map(|c| quote(c)).collect();
-                let winner = if *w == 1 || *w == 2 {
-                    w.to_string()
-                } else {
-                    "null".into()
-                };
+                let winner = if *w == 1 || *w == 2 { w.to_string() } else { "null".into() };
                 (winner, quote(b), quote(s), format!("[{}]", moves.join(",")))
             }
             None => ("null".into(), "null".into(), "null".into(), "[]".into()),
         };
-        let error = report
-            .error
-            .as_ref()
-            .map_or("null".into(), |e| quote(&named(file, e)));
+        let error = report.error.as_ref().map_or("null".into(), |e| quote(&named(file, e)));
         let valid = report.error.is_none();
         let positions = report.positions;
         println!(
@@ -91,11 +69,7 @@ fn main() -> ExitCode {
     } else {
         match (&report.error, &described) {
             (None, Some((winner, board, start, moves))) => {
-                let moves = if moves.is_empty() {
-                    "-".to_string()
-                } else {
-                    moves.join(" ")
-                };
+                let moves = if moves.is_empty() { "-".to_string() } else { moves.join(" ") };
                 let k = report.positions;
                 println!(
                     "valid: player {winner} wins {board} {start} {moves} ({k} positions checked)"

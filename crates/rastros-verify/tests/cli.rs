@@ -5,10 +5,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rastros-verify"))
-        .args(args)
-        .output()
-        .unwrap()
+    Command::new(env!("CARGO_BIN_EXE_rastros-verify")).args(args).output().unwrap()
 }
 
 fn published() -> String {
@@ -28,10 +25,7 @@ fn the_published_7x7_certificate_proves_that_player_1_wins_from_d4() {
     let out = run(&[&published()]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{stdout}");
-    assert!(
-        stdout.starts_with("valid: player 1 wins 7x7 d4 - ("),
-        "{stdout}"
-    );
+    assert!(stdout.starts_with("valid: player 1 wins 7x7 d4 - ("), "{stdout}");
     assert!(stdout.ends_with(" positions checked)\n"), "{stdout}");
     let out = run(&[&published(), "--json"]);
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -52,17 +46,11 @@ fn a_truncated_copy_of_it_is_refused_in_one_line() {
     let out = run(&[&file]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(
-        stdout,
-        format!("invalid: {file}: checksum mismatch (damaged or truncated file)\n")
-    );
+    assert_eq!(stdout, format!("invalid: {file}: checksum mismatch (damaged or truncated file)\n"));
     let out = run(&[&file, "--json"]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stdout.starts_with(r#"{"valid":false,"winner":null,"board":null"#),
-        "{stdout}"
-    );
+    assert!(stdout.starts_with(r#"{"valid":false,"winner":null,"board":null"#), "{stdout}");
     std::fs::remove_file(file).unwrap();
 }
 
@@ -81,10 +69,7 @@ fn empty_missing_and_random_files_and_no_file_exit_1() {
         let out = run(&args);
         let stdout = String::from_utf8(out.stdout).unwrap();
         assert_eq!(out.status.code(), Some(1), "{args:?}");
-        assert!(
-            stdout.starts_with("invalid: ") && stdout.contains(says),
-            "{stdout}"
-        );
+        assert!(stdout.starts_with("invalid: ") && stdout.contains(says), "{stdout}");
         assert_eq!(stdout.lines().count(), 1);
     }
     std::fs::remove_file(empty).unwrap();
