@@ -34,6 +34,8 @@ enum Command {
     Play(cmd::play::PlayArgs),
     /// Print the rules of the game.
     Rules(cmd::play::RulesArgs),
+    /// Write a certificate of who wins a position, checkable by `rastros-verify`.
+    Certify(cmd::certify::CertifyArgs),
     /// Goal-free analysis: the maximum-matching verdict next to the solver's answer.
     Analyze(cmd::analyze::AnalyzeArgs),
     /// Write the positions K plies below a position as independent work units.
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Command::Play(a) => cmd::play::run(a),
         Command::Rules(a) => cmd::play::rules(a),
         Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Certify(a) => cmd::certify::run(a),
         Command::Split(a) => cmd::units::split(a),
         Command::SolveUnit(a) => cmd::units::solve_unit(a),
         Command::Merge(a) => cmd::units::merge(a),

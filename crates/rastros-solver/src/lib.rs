@@ -34,6 +34,7 @@
 //! - [`player`]: the computer player (exact verdicts, levels perfect / strong / easy);
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
 //! - [`units`]: splitting a solve into work units for many machines, and merging;
+//! - [`certify`](mod@certify): certificates of who wins, for the independent checker `rastros-verify`.
 //! - [`book`]: opening books (build, probe, export);
 //! - [`survey`]: the start position of every start cell of a range of boards.
 //!
@@ -43,6 +44,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod book;
+pub mod certify;
 pub mod key;
 pub mod parallel;
 pub mod player;
@@ -55,6 +57,7 @@ pub mod table;
 pub mod units;
 
 pub use book::{Book, BookBuilder, BookEntry, BookError, BookHit, ProbeError};
+pub use certify::{certify, Certificate, CertifyError};
 pub use key::{canonical, Key, Orientation};
 pub use roots::{Checkpoint, CheckpointError, RootMove, RootSolver, RootsError};
 pub use score::{Score, Value, ValueParseError, MATE};
