@@ -385,7 +385,12 @@ impl Maker<'_> {
                 continue;
             }
             let slime = board.cells().0 & !r & !(1 << s);
-            let pos = Position::from_parts(board, rastros_core::Bitboard(slime), s, Player::One);
+            let pos = Position::from_parts_unchecked(
+                board,
+                rastros_core::Bitboard(slime),
+                s,
+                Player::One,
+            );
             let score = self.solver.score(&pos)?;
             if score.value == Value::Loss && best.is_none_or(|(d, _, _)| score.dte < d) {
                 best = Some((score.dte, to, (r, s)));
