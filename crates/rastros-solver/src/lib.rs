@@ -28,13 +28,16 @@
 //!
 //! - [`score`]: values, distances to the end and their integer encoding;
 //! - [`table`]: the fixed-size lock-free transposition table;
+//! - [`key`]: the canonical position key (region, snail, side folded by symmetry) shared by
+//!   the table and the books;
 //! - `search`: negamax with alpha-beta, the sound pruning rules, and parallel splitting;
 //! - [`solver`]: the [`Solver`] API (value, winning moves, DTE, optimal moves, PV);
 //! - [`parallel`]: parallel perft;
 //! - [`player`]: the computer player (exact verdicts, levels perfect / strong / easy);
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
 //! - [`units`]: splitting a solve into work units for many machines, and merging;
-//! - [`certify`](mod@certify): certificates of who wins, for the independent checker `rastros-verify`.
+//! - [`certify`](mod@certify): certificates of who wins, for the independent checker
+//!   `rastros-verify`;
 //! - [`book`]: opening books (build, probe, export);
 //! - [`survey`]: the start position of every start cell of a range of boards.
 //!
