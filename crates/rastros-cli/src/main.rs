@@ -1,6 +1,7 @@
 //! `rastros`: the command line of the Rastros (Slime Trail) workspace. This crate only
 //! parses arguments and prints; the rules live in `rastros-core`, search and tables in
 //! `rastros-solver`.
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 mod args;
 mod cmd;
@@ -35,6 +36,8 @@ enum Command {
     Rules(cmd::play::RulesArgs),
     /// Serve the web page and JSON API: play and analyse in the browser.
     Serve(cmd::serve::ServeArgs),
+    /// Write a certificate of who wins a position, checkable by `rastros-verify`.
+    Certify(cmd::certify::CertifyArgs),
     /// Goal-free analysis: the maximum-matching verdict next to the solver's answer.
     Analyze(cmd::analyze::AnalyzeArgs),
     /// Write the positions K plies below a position as independent work units.
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Command::Rules(a) => cmd::play::rules(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Certify(a) => cmd::certify::run(a),
         Command::Split(a) => cmd::units::split(a),
         Command::SolveUnit(a) => cmd::units::solve_unit(a),
         Command::Merge(a) => cmd::units::merge(a),

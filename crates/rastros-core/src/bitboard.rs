@@ -23,6 +23,7 @@ use core::ops::{
 /// assert_eq!(a.iter().collect::<Vec<_>>(), vec![0, 1, 3]);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[repr(transparent)]
 pub struct Bitboard(pub u64);
 
 impl Bitboard {

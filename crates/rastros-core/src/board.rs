@@ -441,7 +441,7 @@ impl fmt::Display for BoardSize {
 }
 
 /// The eight king directions.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Direction {
     /// Up (towards higher ranks).
     N,
@@ -494,21 +494,60 @@ impl Direction {
     }
 }
 
+impl Direction {
+    /// The compass name: `N`, `NE`, `E`, `SE`, `S`, `SW`, `W` or `NW`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Direction::N => "N",
+            Direction::NE => "NE",
+            Direction::E => "E",
+            Direction::SE => "SE",
+            Direction::S => "S",
+            Direction::SW => "SW",
+            Direction::W => "W",
+            Direction::NW => "NW",
+        }
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A text that is not one of the eight compass directions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirectionParseError(pub String);
+
+impl fmt::Display for DirectionParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' is not a direction (expected n, ne, e, se, s, sw, w or nw)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for DirectionParseError {}
+
 impl FromStr for Direction {
-    type Err = ();
-    fn from_str(s: &str) -> Result<Direction, ()> {
-        use Direction::*;
-        Ok(match s.trim().to_ascii_lowercase().as_str() {
-            "n" => N,
-            "ne" => NE,
-            "e" => E,
-            "se" => SE,
-            "s" => S,
-            "sw" => SW,
-            "w" => W,
-            "nw" => NW,
-            _ => return Err(()),
-        })
+    type Err = DirectionParseError;
+
+    /// A compass name in any case, surrounding spaces ignored.
+    ///
+    /// ```
+    /// use rastros_core::Direction;
+    /// assert_eq!("ne".parse::<Direction>(), Ok(Direction::NE));
+    /// assert_eq!(Direction::SW.to_string().parse::<Direction>(), Ok(Direction::SW));
+    /// assert!("up".parse::<Direction>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Direction, DirectionParseError> {
+        DIRECTIONS
+            .into_iter()
+            .find(|d| d.as_str().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| DirectionParseError(s.to_string()))
     }
 }
 

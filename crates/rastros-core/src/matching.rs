@@ -178,6 +178,8 @@ struct Blossom<'a> {
     size: u32,
     /// Vertices of the alternating tree of the last search.
     tree: u64,
+    /// The outer (even) vertices of the tree of the last search that failed.
+    outer: u64,
 }
 
 impl<'a> Blossom<'a> {
@@ -191,6 +193,7 @@ impl<'a> Blossom<'a> {
             matched: 0,
             size: 0,
             tree: 0,
+            outer: 0,
         }
     }
 
@@ -334,6 +337,7 @@ impl<'a> Blossom<'a> {
             }
         }
         self.tree = even | odd;
+        self.outer = even;
         None
     }
 
@@ -435,4 +439,50 @@ pub fn geography_winning_move(vertices: u64, start: u8, adj: &[u64; 64]) -> Opti
 /// [`geography_winning_move`], of which this is the boolean form).
 pub fn geography_wins(vertices: u64, start: u8, adj: &[u64; 64]) -> bool {
     geography_winning_move(vertices, start, adj).is_some()
+}
+
+/// A maximum matching of the graph induced on `vertices` and a Tutte-Berge set `A` of it: a
+/// set of vertices whose removal leaves so many components of odd size that
+/// `(|V| + |A| - odd(G - A)) / 2` equals the matching number, which proves that no larger
+/// matching exists. Same conventions as [`maximum_matching`].
+///
+/// `A` comes from the Gallai-Edmonds decomposition: with a maximum matching, the vertices
+/// reachable from an exposed vertex by an alternating path of even length (`D`, the
+/// vertices some maximum matching misses) are the outer vertices of the failed blossom
+/// searches from the exposed vertices, and `A` is the set of neighbours of `D` outside `D`.
+///
+/// ```
+/// use rastros_core::matching::tutte_berge_set;
+/// // A star: the centre 0 with leaves 1, 2, 3. One edge at most; removing the centre
+/// // leaves three odd components, and (4 + 1 - 3) / 2 = 1.
+/// let mut adj = [0u64; 64];
+/// for leaf in 1..4 {
+///     adj[0] |= 1 << leaf;
+///     adj[leaf] |= 1;
+/// }
+/// let (m, set) = tutte_berge_set(0b1111, &adj);
+/// assert_eq!((m.size, set), (1, 0b1));
+/// ```
+pub fn tutte_berge_set(vertices: u64, adj: &[u64; 64]) -> (Matching, u64) {
+    let mut b = Blossom::new(adj);
+    b.greedy(vertices);
+    b.augment_all(vertices);
+    let mut even = 0u64;
+    let mut exposed = vertices & !b.matched;
+    while exposed != 0 {
+        let root = exposed.trailing_zeros() as usize;
+        exposed &= exposed - 1;
+        // The matching is maximum, so the search fails and leaves its outer set.
+        let found = b.find_path(root, vertices);
+        debug_assert!(found.is_none(), "a maximum matching has no augmenting path");
+        even |= b.outer;
+    }
+    let mut set = 0u64;
+    let mut rest = even;
+    while rest != 0 {
+        let v = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        set |= adj[v];
+    }
+    (b.into_matching(), set & vertices & !even)
 }

@@ -201,6 +201,6 @@ impl FromStr for Position {
         if !slime.is_empty() && (board.neighbours(snail) & slime).is_empty() {
             return Err(SnailAwayFromSlime(board.cell(snail)));
         }
-        Ok(Position::from_parts(board, slime, snail, side))
+        Ok(Position::from_parts_unchecked(board, slime, snail, side))
     }
 }

@@ -91,6 +91,13 @@ pub enum PlayError {
     Slimed(Cell),
     /// The target is not on the board.
     OffBoard(Cell),
+    /// The target cell index is not below the board's number of cells.
+    IndexOffBoard {
+        /// The index asked for.
+        index: u8,
+        /// The board's number of cells.
+        cells: u32,
+    },
 }
 
 impl fmt::Display for PlayError {
@@ -102,11 +109,67 @@ impl fmt::Display for PlayError {
             }
             PlayError::Slimed(cell) => write!(f, "{cell} is slimed"),
             PlayError::OffBoard(cell) => write!(f, "{cell} is not on the board"),
+            PlayError::IndexOffBoard { index, cells } => {
+                write!(f, "cell index {index} is not on a board of {cells} cells")
+            }
         }
     }
 }
 
 impl std::error::Error for PlayError {}
+
+/// Why [`Position::from_parts`] refused its parts.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PartsError {
+    /// The snail's cell index is not below the board's number of cells.
+    SnailOffBoard {
+        /// The snail's index.
+        index: u8,
+        /// The board's number of cells.
+        cells: u32,
+    },
+    /// These slimed cells are not on the board.
+    SlimeOffBoard(Bitboard),
+    /// The snail is on a slimed cell.
+    SnailOnSlime(Cell),
+    /// A goal corner is slimed (the game ends when the snail enters one).
+    SlimedGoal(Cell),
+    /// The side to move does not match the number of slimed cells (one per ply).
+    SideParity {
+        /// Number of slimed cells.
+        slimed: u32,
+        /// The side given.
+        side: Player,
+    },
+    /// The snail is not next to any slimed cell, so it cannot have moved there.
+    SnailAwayFromSlime(Cell),
+}
+
+impl fmt::Display for PartsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PartsError::SnailOffBoard { index, cells } => {
+                write!(f, "snail index {index} is not on a board of {cells} cells")
+            }
+            PartsError::SlimeOffBoard(cells) => {
+                write!(f, "slimed cell indices {cells:?} are not on the board")
+            }
+            PartsError::SnailOnSlime(c) => write!(f, "the snail on {c} is on a slimed cell"),
+            PartsError::SlimedGoal(c) => write!(f, "the goal corner {c} cannot be slimed"),
+            PartsError::SideParity { slimed, side } => write!(
+                f,
+                "player {side} cannot be to move after {slimed} plies (player 1 moves after an \
+                 even number)"
+            ),
+            PartsError::SnailAwayFromSlime(c) => write!(
+                f,
+                "the snail on {c} is not next to any slime, so it cannot have moved there"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PartsError {}
 
 /// Why a start cell was refused.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -169,9 +232,65 @@ impl Position {
         })
     }
 
-    /// A position from its parts, without any consistency check. Prefer the text form
-    /// ([`str::parse`]) for input from people.
-    pub const fn from_parts(
+    /// A position from its parts, checked to be one that play can reach: every slimed cell
+    /// and the snail on the board, the snail not on slime, no goal slimed, the side to move
+    /// matching the number of slimed cells, and the snail next to a slimed cell once the
+    /// first move is made. These are the checks of the text form ([`str::parse`]).
+    ///
+    /// ```
+    /// use rastros_core::{Bitboard, Board, PartsError, Player, Position};
+    /// let board = Board::new(3, 3).unwrap();
+    /// // The snail on c3 after one move from b2.
+    /// let pos = Position::from_parts(board, Bitboard::single(4), 8, Player::Two).unwrap();
+    /// assert_eq!(pos.to_string(), "3x3 ..o/.x./... 2");
+    /// // Player 1 cannot be to move after one ply.
+    /// let wrong = Position::from_parts(board, Bitboard::single(4), 8, Player::One);
+    /// assert!(matches!(wrong, Err(PartsError::SideParity { .. })));
+    /// ```
+    pub fn from_parts(
+        board: &'static Board,
+        slime: Bitboard,
+        snail: u8,
+        side: Player,
+    ) -> Result<Position, PartsError> {
+        if u32::from(snail) >= board.size() {
+            return Err(PartsError::SnailOffBoard {
+                index: snail,
+                cells: board.size(),
+            });
+        }
+        let outside = slime - board.cells();
+        if !outside.is_empty() {
+            return Err(PartsError::SlimeOffBoard(outside));
+        }
+        if slime.has(snail) {
+            return Err(PartsError::SnailOnSlime(board.cell(snail)));
+        }
+        if let Some(goal) = (slime & board.goals()).first() {
+            return Err(PartsError::SlimedGoal(board.cell(goal)));
+        }
+        let expected = if slime.len() % 2 == 0 {
+            Player::One
+        } else {
+            Player::Two
+        };
+        if side != expected {
+            return Err(PartsError::SideParity {
+                slimed: slime.len(),
+                side,
+            });
+        }
+        if !slime.is_empty() && (board.neighbours(snail) & slime).is_empty() {
+            return Err(PartsError::SnailAwayFromSlime(board.cell(snail)));
+        }
+        Ok(Position::from_parts_unchecked(board, slime, snail, side))
+    }
+
+    /// A position from its parts, without any check: for code that builds positions it
+    /// knows to be consistent (such as keys read back from the solver's table). Use
+    /// [`from_parts`](Position::from_parts) or the text form ([`str::parse`]) for anything
+    /// else.
+    pub const fn from_parts_unchecked(
         board: &'static Board,
         slime: Bitboard,
         snail: u8,
@@ -275,7 +394,10 @@ impl Position {
             return Err(PlayError::GameOver(outcome));
         }
         if u32::from(to) >= self.board.size() {
-            return Err(PlayError::OffBoard(Cell::new(u8::MAX, u8::MAX)));
+            return Err(PlayError::IndexOffBoard {
+                index: to,
+                cells: self.board.size(),
+            });
         }
         let cell = self.board.cell(to);
         if self.slime.has(to) {

@@ -410,23 +410,23 @@ fn named_size(n: usize, edges: &[(u8, u8)]) -> u32 {
 }
 
 #[test]
-fn triangle() {
+fn triangle_has_a_maximum_matching_of_one_edge() {
     assert_eq!(named_size(3, &[(0, 1), (1, 2), (2, 0)]), 1);
 }
 
 #[test]
-fn five_cycle() {
+fn five_cycle_has_a_maximum_matching_of_two_edges() {
     assert_eq!(named_size(5, &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]), 2);
 }
 
 #[test]
-fn two_triangles_joined_by_an_edge() {
+fn two_triangles_joined_by_an_edge_have_a_perfect_matching() {
     let edges = [(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3), (2, 3)];
     assert_eq!(named_size(6, &edges), 3);
 }
 
 #[test]
-fn petersen_graph() {
+fn petersen_graph_has_a_perfect_matching() {
     let mut edges = Vec::new();
     for i in 0..5u8 {
         edges.push((i, (i + 1) % 5)); // outer 5-cycle
@@ -437,7 +437,7 @@ fn petersen_graph() {
 }
 
 #[test]
-fn king_graph_7x7() {
+fn king_graph_7x7_matches_24_edges_and_geography_follows_the_matching_from_every_cell() {
     let adj = king_adj(7, 7);
     let vertices = full(49);
     let m = maximum_matching(vertices, &adj);
@@ -470,7 +470,7 @@ fn king_graph_8x8_is_perfect() {
 }
 
 #[test]
-fn complete_graph_64() {
+fn complete_graphs_of_64_and_63_vertices_and_their_geography() {
     let mut adj = [u64::MAX; 64]; // includes self loops, which must be ignored
     adj[0] = u64::MAX;
     let m = maximum_matching(u64::MAX, &adj);
@@ -486,7 +486,7 @@ fn complete_graph_64() {
 }
 
 #[test]
-fn empty_and_edgeless_graphs() {
+fn empty_and_edgeless_graphs_match_nothing_and_the_mover_loses() {
     let adj = [0u64; 64];
     assert_eq!(maximum_matching(0, &adj), Matching::empty());
     assert_eq!(maximum_matching_size(u64::MAX, &adj), 0);
@@ -508,7 +508,7 @@ fn empty_and_edgeless_graphs() {
 /// relabelings so that, whatever greedy start the implementation uses, some
 /// labelings present this hard start.
 #[test]
-fn blossom_heavy_graph() {
+fn blossom_heavy_graph_has_a_perfect_matching_under_every_relabelling() {
     let mut edges = Vec::new();
     let k = 4u8;
     // vertex 0: exposed start; flower i uses 4 vertices 1+4i .. 4+4i:

@@ -96,7 +96,7 @@ fn perft_matches_data_file() {
 }
 
 #[test]
-fn perft_matches_naive_reference_to_depth_7() {
+fn perft_of_the_data_file_positions_matches_the_naive_reference_to_depth_7() {
     for case in &cases() {
         let pos = position(case);
         let reference = reference(case);
@@ -114,7 +114,7 @@ fn perft_matches_naive_reference_to_depth_7() {
 }
 
 #[test]
-fn perft_matches_reference_from_every_start_of_small_boards() {
+fn perft_to_depth_8_matches_the_reference_from_every_start_of_2x2_to_5x4_8x2_and_2x8() {
     for (w, h) in [
         (2, 2),
         (2, 3),
@@ -147,7 +147,7 @@ fn perft_matches_reference_from_every_start_of_small_boards() {
 }
 
 #[test]
-fn divide_sums_to_perft() {
+fn divide_sums_to_perft_after_c3_b3_to_depth_6() {
     let pos = Position::standard().play_moves("c3 b3").unwrap();
     for depth in 1..=6 {
         let total: u64 = perft_divide(&pos, depth).iter().map(|&(_, n)| n).sum();

@@ -247,7 +247,7 @@ fn unsupported_boards_and_starts_are_refused() {
 }
 
 #[test]
-fn reachable_cells_and_symmetries() {
+fn reachable_cells_and_the_rotation_and_transposition_of_7x7() {
     let board = Board::standard();
     let pos = Position::standard().play_moves("c3 b3 b4 a3").unwrap();
     // a3's neighbours: a2, b2 and a4 are free; the whole board minus the slime is reachable.

@@ -28,20 +28,27 @@
 //!
 //! - [`score`]: values, distances to the end and their integer encoding;
 //! - [`table`]: the fixed-size lock-free transposition table;
+//! - [`key`]: the canonical position key (region, snail, side folded by symmetry) shared by
+//!   the table and the books;
 //! - `search`: negamax with alpha-beta, the sound pruning rules, and parallel splitting;
 //! - [`solver`]: the [`Solver`] API (value, winning moves, DTE, optimal moves, PV);
 //! - [`parallel`]: parallel perft;
 //! - [`player`]: the computer player (exact verdicts, levels perfect / strong / easy);
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
 //! - [`units`]: splitting a solve into work units for many machines, and merging;
+//! - [`certify`](mod@certify): certificates of who wins, for the independent checker
+//!   `rastros-verify`;
 //! - [`book`]: opening books (build, probe, export);
 //! - [`survey`]: the start position of every start cell of a range of boards.
 //!
 //! How the solver works and why each of its rules is sound: `docs/SOLVER.md` of the
 //! repository; file formats: `docs/FORMATS.md`.
 #![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod book;
+pub mod certify;
+pub mod key;
 pub mod parallel;
 pub mod player;
 pub mod roots;
@@ -53,10 +60,13 @@ pub mod table;
 pub mod units;
 
 pub use book::{Book, BookBuilder, BookEntry, BookError, BookHit, ProbeError};
+pub use certify::{certify, Certificate, CertifyError};
+pub use key::{canonical, Key, Orientation};
 pub use roots::{Checkpoint, CheckpointError, RootMove, RootSolver, RootsError};
-pub use score::{Score, Value, MATE};
-pub use search::{canonical, Orientation, Stats};
+pub use score::{Score, Value, ValueParseError, MATE};
+pub use search::Stats;
 pub use solver::{
-    terminal_score, Analysis, Mode, SolveError, Solver, SolverConfig, SolverError, DEFAULT_HASH_MB,
+    terminal_score, Analysis, Mode, ModeParseError, SolveError, Solver, SolverConfig, SolverError,
+    DEFAULT_HASH_MB,
 };
 pub use units::{Manifest, Merged, Split, Unit, UnitError, UnitResult};

@@ -69,34 +69,6 @@ use crate::solver::{terminal_score, Analysis, Mode, SolveError, Solver};
 /// The first field of every checkpoint file.
 pub const CHECKPOINT_FORMAT: &str = "rastros-checkpoint 1";
 
-/// The name of a mode in files: `value`, `winning` or `dte`.
-pub fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Value => "value",
-        Mode::Winning => "winning",
-        Mode::Dte => "dte",
-    }
-}
-
-/// The mode named `value`, `winning` or `dte`.
-pub fn parse_mode(name: &str) -> Option<Mode> {
-    match name {
-        "value" => Some(Mode::Value),
-        "winning" => Some(Mode::Winning),
-        "dte" => Some(Mode::Dte),
-        _ => None,
-    }
-}
-
-/// `"win"` or `"loss"` read back.
-pub(crate) fn parse_value(name: &str) -> Option<Value> {
-    match name {
-        "win" => Some(Value::Win),
-        "loss" => Some(Value::Loss),
-        _ => None,
-    }
-}
-
 /// A cell name on `board` read back as an index.
 pub(crate) fn parse_cell(board: &Board, name: &str) -> Result<u8, String> {
     board.parse_cell(name).map_err(|e| e.to_string())
@@ -244,9 +216,7 @@ impl fmt::Display for CheckpointError {
                 requested,
             } => write!(
                 f,
-                "{path} is a checkpoint for mode {}, not {}",
-                mode_name(*checkpoint),
-                mode_name(*requested)
+                "{path} is a checkpoint for mode {checkpoint}, not {requested}"
             ),
             CheckpointError::Exists(path) => write!(
                 f,
@@ -378,7 +348,7 @@ impl Checkpoint {
         let file = CheckpointFile {
             format: CHECKPOINT_FORMAT.to_string(),
             position: self.position.to_string(),
-            mode: mode_name(self.mode).to_string(),
+            mode: self.mode.to_string(),
             root_moves: self.root_moves().len(),
             done: self
                 .done
@@ -422,7 +392,7 @@ impl Checkpoint {
         if position.is_over() {
             return Err("the position is already over".into());
         }
-        let mode = parse_mode(&file.mode).ok_or(format!("unknown mode '{}'", file.mode))?;
+        let mode = file.mode.parse::<Mode>().map_err(|e| e.to_string())?;
         let board = position.board();
         let mut cp = Checkpoint::new(position, mode);
         if file.root_moves != cp.root_moves().len() {
@@ -440,7 +410,7 @@ impl Checkpoint {
             if cp.get(to).is_some() {
                 return Err(format!("root move {} is listed twice", m.to));
             }
-            let value = parse_value(&m.value).ok_or(format!("unknown value '{}'", m.value))?;
+            let value = m.value.parse::<Value>().map_err(|e| e.to_string())?;
             if (mode == Mode::Dte) != m.dte.is_some() {
                 return Err(format!("move {}: dte must be given in dte mode only", m.to));
             }

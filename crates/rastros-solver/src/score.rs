@@ -11,7 +11,9 @@
 //! stores scores relative to the position itself, converted with [`to_relative`] and
 //! [`to_absolute`].
 
+use std::cmp::Ordering;
 use std::fmt;
+use std::str::FromStr;
 
 /// Larger than any DTE on a 64-cell board.
 pub const MATE: i32 = 100;
@@ -49,7 +51,50 @@ impl fmt::Display for Value {
     }
 }
 
+/// A text that is not `win` or `loss`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueParseError(pub String);
+
+impl fmt::Display for ValueParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown value '{}' (expected win or loss)", self.0)
+    }
+}
+
+impl std::error::Error for ValueParseError {}
+
+impl FromStr for Value {
+    type Err = ValueParseError;
+
+    /// `win` or `loss`, as [`Display`](fmt::Display) writes them.
+    ///
+    /// ```
+    /// use rastros_solver::Value;
+    /// assert_eq!("win".parse(), Ok(Value::Win));
+    /// assert_eq!(Value::Loss.to_string().parse(), Ok(Value::Loss));
+    /// assert!("draw".parse::<Value>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Value, ValueParseError> {
+        match s {
+            "win" => Ok(Value::Win),
+            "loss" => Ok(Value::Loss),
+            _ => Err(ValueParseError(s.to_string())),
+        }
+    }
+}
+
 /// An exact result: value and distance to the end.
+///
+/// Scores are ordered from the side to move's view, as their integer form
+/// ([`to_int`](Score::to_int)): every win is better than every loss, a faster win better than
+/// a slower one, and a slower loss better than a faster one.
+///
+/// ```
+/// use rastros_solver::{Score, Value};
+/// let win = |dte| Score { value: Value::Win, dte };
+/// let loss = |dte| Score { value: Value::Loss, dte };
+/// assert!(win(1) > win(3) && win(3) > loss(8) && loss(8) > loss(2));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Score {
     /// WIN or LOSS for the side to move.
@@ -91,6 +136,18 @@ impl Score {
     }
 }
 
+impl Ord for Score {
+    fn cmp(&self, other: &Score) -> Ordering {
+        self.to_int().cmp(&other.to_int())
+    }
+}
+
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Score) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} in {}", self.value, self.dte)
@@ -122,7 +179,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn integer_form_orders_results() {
+    fn values_print_and_parse_back() {
+        for v in [Value::Win, Value::Loss] {
+            assert_eq!(v.to_string().parse(), Ok(v));
+        }
+        assert_eq!(
+            "Win".parse::<Value>(),
+            Err(ValueParseError("Win".to_string()))
+        );
+        assert_eq!(
+            ValueParseError("draw".into()).to_string(),
+            "unknown value 'draw' (expected win or loss)"
+        );
+    }
+
+    #[test]
+    fn integer_form_and_ord_order_results_alike() {
         let win1 = Score {
             value: Value::Win,
             dte: 1,
@@ -147,6 +219,10 @@ mod tests {
             let three_plies_down = to_absolute(s.to_int(), 3);
             assert_eq!(to_relative(three_plies_down, 3), s.to_int());
         }
+        assert!(win1 > win5 && win5 > loss6 && loss6 > loss0);
+        let mut sorted = [loss0, win5, loss6, win1];
+        sorted.sort();
+        assert_eq!(sorted, [loss0, loss6, win5, win1]);
         assert_eq!(
             loss6.parent(),
             Score {

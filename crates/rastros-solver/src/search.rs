@@ -23,8 +23,11 @@ use rastros_core::matching::geography_winning_move;
 use rastros_core::{Bitboard, Board, Player};
 use rayon::prelude::*;
 
+// The book reads the canonical key through this path too.
+pub(crate) use crate::key::canonical;
+use crate::key::{key_of, Key, Orientation};
 use crate::score::{to_absolute, to_relative, MATE};
-use crate::table::{Entry, Key, Table};
+use crate::table::{Entry, Table};
 
 /// Beyond any score.
 pub(crate) const INF: i32 = 1000;
@@ -36,13 +39,9 @@ const TABLE_MIN_REGION: u32 = 10;
 
 /// Positions whose region has at least this many cells look up their children in the table
 /// before searching any (enhanced transposition cutoff): a child already known to refute
-/// saves the whole search, at the price of eight flood fills and probes. Measured with one
-/// thread (`--stats`, nodes): 8x8 `--moves "c3 b3 c2 d2"` 51.8 M without, 43.3 M from 30
-/// cells up, 40.6 M from 25, 38.5 M from 20; 7x7 value 2.58 M -> 2.36 M, winning 14.9 M ->
-/// 13.3 M, DTE 31.7 M -> 28.8 M (from 25). The times of 20, 25 and 30 were the same within
-/// this machine's noise; 25 is the middle. The children's regions computed for the lookup
-/// are handed down to the children, which would flood-fill them again: 6% less CPU time on
-/// the 8x8 position (`/usr/bin/time`, user seconds, three runs each: 7.84-8.13 -> 7.32-7.56).
+/// saves the whole search, at the price of eight flood fills and probes, whose regions are
+/// then handed down to the children. 20 to 30 cells measured the same; 25 is the middle (see
+/// docs/EXPERIMENTS.md).
 const ETC_MIN_REGION: u32 = 25;
 
 /// Positions with fewer free cells are never split between threads: their subtrees are
@@ -69,18 +68,17 @@ fn bounds(e: Entry, ply: i32) -> (i32, i32) {
 /// number of its neighbours in the region, and the cells with exactly one neighbour the
 /// mover may safely step on.
 struct Ahead {
-    counts: [u64; 4],
-    one_safe: u64,
+    counts: [Bitboard; 4],
+    one_safe: Bitboard,
 }
 
 impl Ahead {
     #[inline]
-    fn new(g: &Geometry, region: u64, my_poison: u64) -> Ahead {
-        let counts = g.board.neighbour_counts(Bitboard(region)).map(|b| b.0);
-        let safe = g.board.neighbour_counts(Bitboard(region & !my_poison));
+    fn new(g: &Geometry, region: Bitboard, my_poison: Bitboard) -> Ahead {
+        let safe = g.board.neighbour_counts(region - my_poison);
         Ahead {
-            counts,
-            one_safe: safe[0].0 & !safe[1].0 & !safe[2].0 & !safe[3].0,
+            counts: g.board.neighbour_counts(region),
+            one_safe: safe[0] - safe[1] - safe[2] - safe[3],
         }
     }
 }
@@ -93,40 +91,32 @@ impl Ahead {
 ///    (a reply that wins for the opponent at once) go last;
 /// 2. then the child's region, smaller first (known at the nodes of the enhanced
 ///    transposition cutoff; where the region is connected every move leaves the same size);
-/// 3. then the fewest safe replies for the opponent, then the fewest replies at all (the
-///    only keys until this round: 7x7 value 5.1 M nodes by replies alone, 3.3 M with safe
-///    replies first; by distance to the goal, 57 M);
+/// 3. then the fewest safe replies for the opponent, then the fewest replies at all;
 /// 4. then the fewest moves for the mover summed over the opponent's safe replies (the
 ///    tighter the position after the reply, the more forced the line).
 ///
 /// The two-ply keys (1 and 4) come from bit planes of neighbour counts ([`Ahead`]), with no
-/// loop over the replies. Measured with one thread (`--stats`), old keys against these:
-/// 7x7 value 1.86 M -> 1.66 M nodes, winning moves 11.3 M -> 9.7 M; 8x8 `--moves "c3 b3"
-/// --mode value --hash-mb 64` 106.0 M -> 92.2 M, 9.33-9.36 s -> 8.92-8.96 s (run side by
-/// side, one per core); 8x8 d4 and e5 value (512 MiB) 1.344 G -> 1.056 G and 1.352 G ->
-/// 1.133 G nodes. Two threads, 512 MiB, one run each in the same spell: d4 97.7 s (1.41 G
-/// nodes) -> 72.7 s (1.14 G), e5 84.6 s (1.55 G) -> 68.9 s (1.27 G). Tried in the same
-/// round (nodes, one thread): the fewest safe moves the mover keeps after any safe reply as
-/// the first key (7x7 value 17.5 M); key 4 before key 3 (7x7 value 1.33 M, but 8x8 e5
-/// 1.37 G); whether a reply leaves the mover one safe move, after key 1 (7x7 value 3.0 M);
-/// key 4 counting only safe moves (8x8 `--moves "c3 b3"` 94.1 M against 91.8 M); ties
-/// between equal moves broken by cell index the other way for either player (7x7 value
-/// 2.0-2.2 M against 1.86 M with the old keys).
+/// loop over the replies. The keys measured and the ones dropped: see docs/EXPERIMENTS.md.
 #[inline]
-fn order_key(g: &Geometry, after: u64, to: u8, poison: u64, child_region: u64, a: &Ahead) -> u32 {
-    let replies = g.nb[to as usize] & after;
-    let safe = replies & !poison;
-    let base = safe.count_ones() * 16 + replies.count_ones();
+fn order_key(
+    g: &Geometry,
+    after: Bitboard,
+    to: u8,
+    poison: Bitboard,
+    child_region: Bitboard,
+    a: &Ahead,
+) -> u32 {
+    let replies = Bitboard(g.nb[to as usize]) & after;
+    let safe = replies - poison;
+    let base = safe.len() * 16 + replies.len();
     // Every safe reply is next to `to`, so its neighbours after the move number one less
     // than in the region, and its safe ones too.
-    let stuck = u32::from(safe & a.one_safe != 0);
+    let stuck = u32::from(!(safe & a.one_safe).is_empty());
     let [c0, c1, c2, c3] = a.counts;
-    let second = (safe & c0).count_ones()
-        + 2 * (safe & c1).count_ones()
-        + 4 * (safe & c2).count_ones()
-        + 8 * (safe & c3).count_ones()
-        - safe.count_ones();
-    stuck << 20 | child_region.count_ones() << 14 | base << 7 | second.min(63)
+    let second =
+        (safe & c0).len() + 2 * (safe & c1).len() + 4 * (safe & c2).len() + 8 * (safe & c3).len()
+            - safe.len();
+    stuck << 20 | child_region.len() << 14 | base << 7 | second.min(63)
 }
 
 /// A position as the search sees it. `side` is 0 for player 1, 1 for player 2.
@@ -187,10 +177,8 @@ impl Geometry {
     /// `to` starts there now), and the goals next to them.
     /// `None` when a flood fill ([`reachable`](Geometry::reachable)) must decide.
     ///
-    /// The flood fills were the hottest loop of the search (`perf`: about a third of the
-    /// prelude). Same nodes; one thread, builds before and after run in turn: 8x8 `--moves
-    /// "c3 b3" --mode value --hash-mb 512` 15.9-16.3 s -> 13.8-14.7 s, 7x7 `--mode winning`
-    /// 1.21-1.26 s -> 0.99-1.13 s (three runs).
+    /// It saves most of the flood fills, once the hottest loop of the search (see
+    /// docs/EXPERIMENTS.md).
     #[inline]
     pub fn child_region(&self, region: u64, connected: bool, to: u8) -> Option<u64> {
         if !connected {
@@ -220,94 +208,12 @@ impl Geometry {
         self.board.reachable(Bitboard(free), snail).0
     }
 
-    /// The canonical key of a region with the snail and side to move, and whether it was
-    /// rotated and transposed to get there.
+    /// The canonical key of a region with the snail and side to move, and how it was turned
+    /// to get there.
     #[inline]
     pub fn key(&self, region: u64, snail: u8, side: u8) -> (Key, Orientation) {
-        let b = self.board;
-        let (mut r, mut s) = (region, snail);
-        let rotated = side == 1;
-        if rotated {
-            r = b.rotate(Bitboard(r)).0;
-            s = b.rotate_index(s);
-        }
-        if let (Some(tr), Some(ts)) = (b.transpose(Bitboard(r)), b.transpose_index(s)) {
-            if (tr.0, ts) < (r, s) {
-                return (
-                    Key {
-                        region: tr.0,
-                        snail: ts,
-                    },
-                    Orientation {
-                        rotated,
-                        transposed: true,
-                    },
-                );
-            }
-        }
-        (
-            Key {
-                region: r,
-                snail: s,
-            },
-            Orientation {
-                rotated,
-                transposed: false,
-            },
-        )
+        key_of(self.board, region, snail, side)
     }
-}
-
-/// How a position was turned to reach its canonical key: rotated by 180 degrees (player 2
-/// to move becomes player 1 to move), then mirrored in the a1-to-top-right diagonal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Orientation {
-    /// Rotated by 180 degrees.
-    pub rotated: bool,
-    /// Mirrored in the a1-to-top-right diagonal (square boards only).
-    pub transposed: bool,
-}
-
-impl Orientation {
-    /// A cell of the position in key orientation. Both maps are involutions and commute, so
-    /// the same function maps back from the key to the position.
-    #[inline]
-    pub fn map_cell(self, board: &Board, cell: u8) -> u8 {
-        let mut c = cell;
-        if self.rotated {
-            c = board.rotate_index(c);
-        }
-        if self.transposed {
-            c = board.transpose_index(c).unwrap_or(c);
-        }
-        c
-    }
-
-    #[inline]
-    fn map(self, g: &Geometry, cell: u8) -> u8 {
-        self.map_cell(g.board, cell)
-    }
-}
-
-/// The canonical form of a position in progress: the cells the snail can still reach and
-/// the snail, turned so that player 1 is to move and, on square boards, to the smaller of
-/// the two mirror images. Positions with the same key have the same value and distance to
-/// the end, and their moves correspond through the orientations.
-///
-/// ```
-/// use rastros_core::Position;
-/// use rastros_solver::canonical;
-/// let a = Position::standard().play_moves("c5").unwrap();
-/// let b = Position::standard().play_moves("e3").unwrap(); // a mirrored in the diagonal
-/// let c = Position::standard().play_moves("c3").unwrap();
-/// assert_eq!(canonical(&a).0, canonical(&b).0);
-/// assert_ne!(canonical(&a).0, canonical(&c).0);
-/// ```
-pub fn canonical(pos: &rastros_core::Position) -> (Key, Orientation) {
-    let board = pos.board();
-    let region = board.reachable(pos.free(), pos.snail()).0;
-    let geo = Geometry::new(board);
-    geo.key(region, pos.snail(), pos.side_to_move().index() as u8)
 }
 
 /// Counters of one search.
@@ -369,12 +275,21 @@ pub(crate) struct Shared<'a> {
     pub matching: bool,
 }
 
-/// What the prelude of a node found: either the answer, or what to search.
-// The frame stays on the stack of its node: boxing it would allocate at every node.
-#[allow(clippy::large_enum_variant)]
-enum Prelude {
-    Done(i32),
-    Search(Frame),
+/// A step of a node's prelude: `Err(score)` when it decides the node, else what it found.
+type Step<T> = Result<T, i32>;
+
+/// What the terminal rules leave of a node: the moves worth searching, and the sets the
+/// matching and the move ordering reuse.
+struct Rules {
+    /// The mover's goal cell, as a set.
+    own: u64,
+    /// The opponent's goal cell, as a set.
+    opp: u64,
+    /// The cells the mover may not safely step on: the opponent's goal and the cells next to
+    /// it while that goal is among the free cells (empty otherwise).
+    my_poison: u64,
+    /// The moves searched: into neither goal nor next to the opponent's free goal.
+    safe: u64,
 }
 
 /// A node about to be searched.
@@ -434,7 +349,11 @@ impl<'a> Searcher<'a> {
         found
     }
 
-    /// Terminal rules, the table probe and move ordering: everything before the moves.
+    /// Everything before the moves, as its list of ideas: the stop check, the terminal
+    /// rules, the region, the key (prefetched), the early probe and the matching, the
+    /// two-ply move ordering, the children's keys (prefetched), and the narrowing by the
+    /// table entry. `Err(score)` when one of them decides the node. (Each step is inlined
+    /// here; the prelude itself is left to the compiler, which keeps it out of line.)
     #[inline]
     fn prelude(
         &mut self,
@@ -443,10 +362,66 @@ impl<'a> Searcher<'a> {
         ply: i32,
         mut alpha: i32,
         mut beta: i32,
-    ) -> Prelude {
-        let g = self.shared.geo;
+    ) -> Step<Frame> {
+        self.count_node()?;
+        let rules = self.terminal_rules(n, ply, &mut alpha, &mut beta)?;
+        let region = self.region(n, known_region);
+        let cells = region.count_ones() as i32;
+        let keyed = self.key_and_prefetch(n, region, cells);
+        let (probed, verdict) = self.early_probe_and_matching(
+            n, region, cells, ply, &rules, keyed, &mut alpha, &mut beta,
+        )?;
+        let connected = self.shared.geo.connected(region, n.snail);
+        let big = cells as u32 >= ETC_MIN_REGION;
+        let (mut moves, mut regions, count) =
+            self.order_moves(n, region, connected, big, &rules, verdict);
+        let mut child_keys = self.prefetch_children(
+            n,
+            region,
+            connected,
+            cells,
+            big,
+            &moves,
+            &mut regions,
+            count,
+        );
+        let key = match keyed {
+            Some((k, orientation)) => {
+                let entry = match probed {
+                    Some(found) => found,
+                    None => self.probe(k),
+                };
+                let entry = self.narrow_by_entry(
+                    entry,
+                    orientation,
+                    ply,
+                    &mut alpha,
+                    &mut beta,
+                    (&mut moves, &mut regions, &mut child_keys),
+                    count,
+                )?;
+                Some((k, orientation, entry))
+            }
+            None => None,
+        };
+        Ok(Frame {
+            region,
+            connected,
+            moves,
+            count,
+            alpha,
+            beta,
+            key,
+            regions,
+            child_keys,
+        })
+    }
+
+    /// Counts the node and, every 4096 nodes from the first, publishes the count and looks
+    /// for a stop signal (so a search started after a stop sees it at once).
+    #[inline(always)]
+    fn count_node(&mut self) -> Step<()> {
         self.stats.nodes += 1;
-        // Every 4096 nodes, from the first: a search started after a stop sees it at once.
         if self.stats.nodes & 0xFFF == 1 {
             self.flush();
             if self.stop.is_set() || self.shared.interrupt.load(Relaxed) {
@@ -454,137 +429,188 @@ impl<'a> Searcher<'a> {
             }
         }
         if self.aborted {
-            return Prelude::Done(ABORTED);
+            return Err(ABORTED);
         }
+        Ok(())
+    }
+
+    /// The terminal rules (see the module documentation): decides the node when the mover
+    /// has no move, can enter its goal, or has only losing moves, and otherwise narrows the
+    /// window to the scores a non-goal move can reach.
+    #[inline(always)]
+    fn terminal_rules(&self, n: Node, ply: i32, alpha: &mut i32, beta: &mut i32) -> Step<Rules> {
+        let g = self.shared.geo;
         let own = 1u64 << g.goal[n.side as usize];
         let opp_goal = g.goal[n.side as usize ^ 1];
         let opp = 1u64 << opp_goal;
         let moves = g.nb[n.snail as usize] & n.free;
         if moves == 0 {
-            return Prelude::Done(-(MATE - ply));
+            return Err(-(MATE - ply));
         }
         if moves & own != 0 {
-            return Prelude::Done(MATE - ply - 1);
+            return Err(MATE - ply - 1);
         }
         let quiet = moves & !opp;
         if quiet == 0 {
-            return Prelude::Done(-(MATE - ply - 1));
+            return Err(-(MATE - ply - 1));
         }
         // Any non-goal move ends the game 1 ply later at the soonest (a win by leaving the
         // opponent no move) and loses 2 plies later at the soonest.
         let floor = -(MATE - ply - 2);
         let ceiling = MATE - ply - 1;
-        // The mover's safe moves avoid the opponent's free goal and the cells next to it
-        // (the move ordering reuses this set two plies ahead).
         let my_poison = if n.free & opp != 0 {
             g.nb[opp_goal as usize] | opp
         } else {
             0
         };
         let safe = quiet & !my_poison;
-        if safe == 0 || floor >= beta {
-            return Prelude::Done(floor);
+        if safe == 0 || floor >= *beta {
+            return Err(floor);
         }
-        if ceiling <= alpha {
-            return Prelude::Done(ceiling);
+        if ceiling <= *alpha {
+            return Err(ceiling);
         }
-        alpha = alpha.max(floor - 1);
-        beta = beta.min(ceiling + 1);
+        *alpha = (*alpha).max(floor - 1);
+        *beta = (*beta).min(ceiling + 1);
+        Ok(Rules {
+            own,
+            opp,
+            my_poison,
+            safe,
+        })
+    }
 
-        // The snail has a free neighbour here, so a real region is never empty: 0 is unknown.
-        let region = if known_region != 0 {
+    /// The cells the snail can reach: as handed down by the parent (0 when it did not know
+    /// them; a real region is never empty, as the snail has a free neighbour), else by a
+    /// flood fill.
+    #[inline(always)]
+    fn region(&self, n: Node, known_region: u64) -> u64 {
+        let g = self.shared.geo;
+        if known_region != 0 {
             debug_assert_eq!(known_region, g.reachable(n.free, n.snail));
             known_region
         } else {
             g.reachable(n.free, n.snail)
-        };
-        let cells = region.count_ones() as i32;
-        // The table key first, so that its bucket loads from memory while the matching and
-        // the move ordering below run: on 8x8 the probe's wait for memory was half the time.
-        let keyed = (cells as u32 >= TABLE_MIN_REGION).then(|| {
-            let (k, orientation) = g.key(region, n.snail, n.side);
+        }
+    }
+
+    /// The node's canonical key where the table is used, its bucket prefetched first thing
+    /// so that it loads from memory while the matching and the move ordering run.
+    #[inline(always)]
+    fn key_and_prefetch(&self, n: Node, region: u64, cells: i32) -> Option<(Key, Orientation)> {
+        (cells as u32 >= TABLE_MIN_REGION).then(|| {
+            let (k, orientation) = self.shared.geo.key(region, n.snail, n.side);
             self.shared.table.prefetch(k);
             (k, orientation)
-        });
-        let mut best_move = None;
-        // A matching verdict gives the value; the distance stays somewhere within the
-        // region's size. Ask for it only when one of the two answers would end this node:
-        // in the narrow windows of a distance search it rarely would, and costs ~0.5 us.
-        let win_ends = MATE - ply - cells >= beta;
-        let loss_ends = -(MATE - ply - cells) <= alpha;
+        })
+    }
+
+    /// The matching's verdict ([`geography`](Searcher::geography)), asked only when a win or
+    /// a loss would end the node (in the narrow windows of a distance search it rarely
+    /// would). The table is probed first there: a stored answer saves the matchings, which
+    /// cost more than the wait for memory. Decides the node (storing the verdict, so that a
+    /// parent's enhanced transposition cutoff sees it), or narrows the window; returns the
+    /// table's entry if it was looked up, and the verdict's winning move for the ordering.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn early_probe_and_matching(
+        &mut self,
+        n: Node,
+        region: u64,
+        cells: i32,
+        ply: i32,
+        rules: &Rules,
+        keyed: Option<(Key, Orientation)>,
+        alpha: &mut i32,
+        beta: &mut i32,
+    ) -> Step<(Option<Option<Entry>>, Option<u8>)> {
+        let (own, opp) = (rules.own, rules.opp);
+        // A verdict gives the value; the distance stays somewhere within the region's size.
+        let win_ends = MATE - ply - cells >= *beta;
+        let loss_ends = -(MATE - ply - cells) <= *alpha;
         let decidable = region & (own | opp) != own | opp;
-        // The table's answer for this node once it has been looked up.
+        if !(self.shared.matching && (win_ends || loss_ends) && decidable) {
+            return Ok((None, None));
+        }
         let mut probed = None;
-        if self.shared.matching && (win_ends || loss_ends) && decidable {
-            // Where the matching may decide, the table is asked first: a stored answer saves
-            // the matchings (up to eight games on one-goal positions), which cost more than
-            // the wait for memory. Same nodes; 8x8 `--moves "c3 b3" --mode value --threads 1
-            // --hash-mb 512`: 25.8 M -> 20.7 M matchings, 11.8-12.8 s -> 11.5 s (three runs
-            // each, in turn). The entry found is kept for the node's own use below.
-            if let Some((k, _)) = keyed {
-                let found = self.probe(k);
-                if let Some(e) = found {
-                    let (lower, upper) = bounds(e, ply);
-                    if lower >= beta {
-                        return Prelude::Done(lower);
-                    }
-                    if upper <= alpha {
-                        return Prelude::Done(upper);
-                    }
-                }
-                probed = Some(found);
+        if let Some((k, _)) = keyed {
+            probed = Some(self.early_probe(k, ply, *alpha, *beta)?);
+        }
+        let ends = [loss_ends, win_ends];
+        let Some((wins, verdict)) = self.geography(region, n.snail, own, opp, ends) else {
+            return Ok((probed, None));
+        };
+        let (lower, upper) = if wins {
+            (MATE - ply - cells, MATE - ply - 1)
+        } else {
+            (-(MATE - ply), -(MATE - ply - cells))
+        };
+        if lower >= *beta || upper <= *alpha {
+            // True bounds, though they may replace tighter ones of the same key.
+            if let Some((k, orientation)) = keyed {
+                let g = self.shared.geo;
+                self.shared.table.store(
+                    k,
+                    Entry {
+                        lower: to_relative(lower, ply) as i8,
+                        upper: to_relative(upper, ply) as i8,
+                        best: verdict.map(|m| orientation.map_cell(g.board, m)),
+                        effort: 0,
+                    },
+                );
             }
-            let ends = [loss_ends, win_ends];
-            if let Some((wins, verdict)) = self.geography(region, n.snail, own, opp, ends) {
-                let (lower, upper) = if wins {
-                    (MATE - ply - cells, MATE - ply - 1)
-                } else {
-                    (-(MATE - ply), -(MATE - ply - cells))
-                };
-                if lower >= beta || upper <= alpha {
-                    // Stored, so that a parent's enhanced transposition cutoff can see it
-                    // (true bounds, though they may replace tighter ones of the same key).
-                    // Measured (one thread, `--hash-mb 1024`): 8x8 `--moves "c3 b3"` 93.2 M
-                    // -> 90.2 M nodes, 16.9-19.3 s -> 16.3-16.4 s; 7x7 (64 MiB) value,
-                    // winning, DTE 1.88 / 11.42 / 31.12 M -> 1.86 / 11.32 / 30.95 M nodes.
-                    if let Some((k, orientation)) = keyed {
-                        self.shared.table.store(
-                            k,
-                            Entry {
-                                lower: to_relative(lower, ply) as i8,
-                                upper: to_relative(upper, ply) as i8,
-                                best: verdict.map(|m| orientation.map(g, m)),
-                                effort: 0,
-                            },
-                        );
-                    }
-                    return Prelude::Done(if lower >= beta { lower } else { upper });
-                }
-                alpha = alpha.max(lower - 1);
-                beta = beta.min(upper + 1);
-                best_move = verdict;
+            return Err(if lower >= *beta { lower } else { upper });
+        }
+        *alpha = (*alpha).max(lower - 1);
+        *beta = (*beta).min(upper + 1);
+        Ok((probed, verdict))
+    }
+
+    /// The table's entry for `k`, deciding the node when its bounds already do.
+    #[inline(always)]
+    fn early_probe(&mut self, k: Key, ply: i32, alpha: i32, beta: i32) -> Step<Option<Entry>> {
+        let found = self.probe(k);
+        if let Some(e) = found {
+            let (lower, upper) = bounds(e, ply);
+            if lower >= beta {
+                return Err(lower);
+            }
+            if upper <= alpha {
+                return Err(upper);
             }
         }
+        Ok(found)
+    }
 
-        // Move ordering: the table's best move first (below), then the matching's, then by
-        // `order_key`, which looks two plies ahead. The children's regions are computed here
-        // where the enhanced transposition cutoff will read them (every child of a big
-        // node), so that their size can order the moves too.
-        let free = region;
+    /// The safe moves in search order, with the children's regions where they were computed
+    /// (every child of a `big` node, whose enhanced transposition cutoff reads them; 0
+    /// elsewhere): the matching's winning move first, then by [`order_key`], which looks two
+    /// plies ahead. (The table's best move goes first later, in
+    /// [`narrow_by_entry`](Searcher::narrow_by_entry).)
+    #[inline(always)]
+    fn order_moves(
+        &self,
+        n: Node,
+        region: u64,
+        connected: bool,
+        big: bool,
+        rules: &Rules,
+        verdict: Option<u8>,
+    ) -> ([u8; 8], [u64; 8], usize) {
+        let g = self.shared.geo;
+        let own = rules.own;
         // The opponent's safe replies avoid the mover's goal and the cells next to it.
-        let poison = if free & own != 0 {
+        let poison = if region & own != 0 {
             g.nb[g.goal[n.side as usize] as usize] | own
         } else {
             0
         };
-        let connected = g.connected(region, n.snail);
-        let big = cells as u32 >= ETC_MIN_REGION;
-        let two_plies = Ahead::new(g, region, my_poison);
+        let two_plies = Ahead::new(g, Bitboard(region), Bitboard(rules.my_poison));
         // Each move packed as `order << 8 | index`: one small integer sort.
         let mut scored = [0u32; 8];
         let mut unsorted = [(0u8, 0u64); 8];
         let mut count = 0;
-        let mut rest = safe;
+        let mut rest = rules.safe;
         while rest != 0 {
             let to = rest.trailing_zeros() as u8;
             rest &= rest - 1;
@@ -593,10 +619,12 @@ impl<'a> Searcher<'a> {
             } else {
                 0
             };
-            let order = if Some(to) == best_move {
+            let order = if Some(to) == verdict {
                 0
             } else {
-                1 + order_key(g, free & !(1 << to), to, poison, child_region, &two_plies)
+                let after = Bitboard(region).without(to);
+                let (poison, child) = (Bitboard(poison), Bitboard(child_region));
+                1 + order_key(g, after, to, poison, child, &two_plies)
             };
             scored[count] = order << 8 | count as u32;
             unsorted[count] = (to, child_region);
@@ -608,16 +636,27 @@ impl<'a> Searcher<'a> {
         for (i, &packed) in scored[..count].iter().enumerate() {
             (moves[i], regions[i]) = unsorted[(packed & 0xFF) as usize];
         }
+        (moves, regions, count)
+    }
 
-        // The children's keys (and the first child's region at smaller nodes), computed
-        // before this node's own probe so that their buckets load while it waits: all of
-        // them where the enhanced transposition cutoff will read them, else the first
-        // child's. The children take their regions.
-        // Same nodes; 8x8 `--moves "c3 b3" --mode value --threads 1 --hash-mb 1024`, two
-        // runs each in turn: 17.1-19.7 s before, 17.3-17.8 s with the ETC children only,
-        // 16.3-16.6 s with the first child too; 8x8 d4 value (2 threads, 4 GiB) 143 s ->
-        // 139 s. ETC from 15 or 20 cells instead of 25 then saved nodes (93.2 M -> 89.8 M
-        // and 90.6 M) but no time.
+    /// The children's keys, computed before this node's own probe so that their buckets
+    /// load while it waits: all of them where the enhanced transposition cutoff will read
+    /// them (a `big` node), else the first child's. The regions computed on the way are
+    /// kept for the children.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn prefetch_children(
+        &self,
+        n: Node,
+        region: u64,
+        connected: bool,
+        cells: i32,
+        big: bool,
+        moves: &[u8; 8],
+        regions: &mut [u64; 8],
+        count: usize,
+    ) -> [Option<Key>; 8] {
+        let g = self.shared.geo;
         let mut child_keys = [None; 8];
         let ahead = if big {
             count
@@ -639,52 +678,54 @@ impl<'a> Searcher<'a> {
                 child_keys[i] = Some(k);
             }
         }
+        child_keys
+    }
 
-        let mut key = None;
-        if let Some((k, orientation)) = keyed {
-            let entry = match probed.unwrap_or_else(|| self.probe(k)) {
-                Some(e) => {
-                    let (lower, upper) = bounds(e, ply);
-                    if lower >= beta {
-                        return Prelude::Done(lower);
-                    }
-                    if upper <= alpha {
-                        return Prelude::Done(upper);
-                    }
-                    alpha = alpha.max(lower);
-                    beta = beta.min(upper);
-                    if alpha >= beta {
-                        return Prelude::Done(alpha);
-                    }
-                    if let Some(m) = e.best.map(|m| orientation.map(g, m)) {
-                        if let Some(i) = moves[..count].iter().position(|&to| to == m) {
-                            moves[..=i].rotate_right(1);
-                            regions[..=i].rotate_right(1);
-                            child_keys[..=i].rotate_right(1);
-                        }
-                    }
-                    e
-                }
-                None => Entry {
-                    lower: i8::MIN,
-                    upper: i8::MAX,
-                    best: None,
-                    effort: 0,
-                },
-            };
-            key = Some((k, orientation, entry));
+    /// The node's table entry (an empty one if none): decides the node when its bounds do,
+    /// else narrows the window to them and moves the stored best move to the front.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn narrow_by_entry(
+        &self,
+        entry: Option<Entry>,
+        orientation: Orientation,
+        ply: i32,
+        alpha: &mut i32,
+        beta: &mut i32,
+        (moves, regions, child_keys): (&mut [u8; 8], &mut [u64; 8], &mut [Option<Key>; 8]),
+        count: usize,
+    ) -> Step<Entry> {
+        let Some(e) = entry else {
+            return Ok(Entry {
+                lower: i8::MIN,
+                upper: i8::MAX,
+                best: None,
+                effort: 0,
+            });
+        };
+        let (lower, upper) = bounds(e, ply);
+        if lower >= *beta {
+            return Err(lower);
         }
-        Prelude::Search(Frame {
-            region,
-            connected,
-            moves,
-            count,
-            alpha,
-            beta,
-            key,
-            regions,
-            child_keys,
-        })
+        if upper <= *alpha {
+            return Err(upper);
+        }
+        *alpha = (*alpha).max(lower);
+        *beta = (*beta).min(upper);
+        if *alpha >= *beta {
+            return Err(*alpha);
+        }
+        if let Some(m) = e
+            .best
+            .map(|m| orientation.map_cell(self.shared.geo.board, m))
+        {
+            if let Some(i) = moves[..count].iter().position(|&to| to == m) {
+                moves[..=i].rotate_right(1);
+                regions[..=i].rotate_right(1);
+                child_keys[..=i].rotate_right(1);
+            }
+        }
+        Ok(e)
     }
 
     /// The value of a position decided by maximum matching, with a winning move when it is
@@ -710,11 +751,8 @@ impl<'a> Searcher<'a> {
     /// whether the verdict is a win): in the narrow windows of a distance search their
     /// bounds alone rarely pay for them.
     ///
-    /// Measured (8x8 `--moves "c3 b3 c2 d2" --mode value --threads 1 --hash-mb 256
-    /// --stats`), nodes and time: `S = N` alone 48.6 M, 8.2 s; then `S` empty 40.4 M, 6.8 s
-    /// (together they decide 47% of the one-goal positions the first alone decides 23% of);
-    /// every part of `N` 34.3 M, 4.8-5.6 s, with fewer matchings in all (21.0 M -> 12.1 M;
-    /// 14.6 M when the parts are tried from the empty one up).
+    /// Asking every part of `N` decided the most positions for the fewest matchings in all
+    /// (see docs/EXPERIMENTS.md).
     #[inline]
     fn geography(
         &mut self,
@@ -779,7 +817,7 @@ impl<'a> Searcher<'a> {
         }
         let effort = (64 - nodes.leading_zeros()) as u8;
         let best = best_move
-            .map(|m| orientation.map(self.shared.geo, m))
+            .map(|m| orientation.map_cell(self.shared.geo.board, m))
             .or(old.best);
         self.shared.table.store(
             key,
@@ -820,8 +858,8 @@ impl<'a> Searcher<'a> {
     /// [`search`](Searcher::search) of a node whose region is already known (0 if not).
     fn search_in(&mut self, n: Node, region: u64, ply: i32, alpha: i32, beta: i32) -> i32 {
         let f = match self.prelude(n, region, ply, alpha, beta) {
-            Prelude::Done(s) => return s,
-            Prelude::Search(f) => f,
+            Err(s) => return s,
+            Ok(f) => f,
         };
         let start_nodes = self.stats.nodes;
         let mut best = -INF;
@@ -873,8 +911,8 @@ impl<'a> Searcher<'a> {
             return self.search(n, ply, beta - 1, beta);
         }
         let f = match self.prelude(n, 0, ply, beta - 1, beta) {
-            Prelude::Done(s) => return s,
-            Prelude::Search(f) => f,
+            Err(s) => return s,
+            Ok(f) => f,
         };
         let start_nodes = self.stats.nodes;
         let parent = Node {

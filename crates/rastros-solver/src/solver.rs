@@ -7,8 +7,9 @@ use std::time::Instant;
 
 use rastros_core::{Board, EndReason, Outcome, Position};
 
+use crate::key::canonical;
 use crate::score::{Score, Value, MATE};
-use crate::search::{canonical, Geometry, Node, Searcher, Shared, Stats, Stop, ABORTED};
+use crate::search::{Geometry, Node, Searcher, Shared, Stats, Stop, ABORTED};
 use crate::table::{Table, TableError};
 
 /// Positions with fewer free cells are searched on the calling thread: handing them to
@@ -25,22 +26,16 @@ pub struct SolverConfig {
     /// Decide goal-free positions by maximum matching instead of search.
     pub matching: bool,
     /// Plies from the root within which the search splits work between threads.
-    ///
-    /// The default, 6, was 4 until the one-goal rules made the searches below the split
-    /// points smaller: 8x8 value, 2 threads, 4 GiB (`--stats`), d4 141 s / 195% CPU -> 135 s
-    /// / 198%, e5 142 s / 190% -> 138 s / 196%; 7x7 the same or slightly faster (value
-    /// 0.15-0.21 s -> 0.11 s, winning 0.63-0.64 s -> 0.63 s, DTE 2.06-2.12 s -> 2.03-2.05 s).
+    /// The default is 6 (see docs/EXPERIMENTS.md).
     pub split_plies: u32,
 }
 
 /// The default table size in MiB.
 ///
-/// Small on purpose: the table's pages are zeroed by the kernel when the search first
-/// touches them, and the search touches them at random, so an oversized table costs kernel
-/// time for nothing. 64 MiB holds a whole 7x7 DTE solve (26% full) and was faster than 256
-/// MiB in every mode (`solve --mode M --threads 2 --hash-mb 64|256 --stats`, three runs each:
-/// value 0.26-0.34 s vs 0.44-0.50 s, winning moves 1.03-1.04 s vs 1.07-1.09 s, DTE
-/// 2.69-2.72 s vs 2.71-2.75 s). Long solves (8x8) want gigabytes: pass them explicitly.
+/// Small on purpose: the kernel zeroes the table's pages when the search first touches
+/// them, at random, so an oversized table costs kernel time for nothing. 64 MiB holds a
+/// whole 7x7 DTE solve; long solves (8x8) want gigabytes: pass them explicitly (see
+/// docs/EXPERIMENTS.md).
 pub const DEFAULT_HASH_MB: usize = 64;
 
 impl Default for SolverConfig {
@@ -65,6 +60,58 @@ pub enum Mode {
     Dte,
 }
 
+impl Mode {
+    /// The mode's name in files and on the command line: `value`, `winning` or `dte`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Mode::Value => "value",
+            Mode::Winning => "winning",
+            Mode::Dte => "dte",
+        }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A text that is not `value`, `winning` or `dte`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModeParseError(pub String);
+
+impl std::fmt::Display for ModeParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown mode '{}' (expected value, winning or dte)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ModeParseError {}
+
+impl std::str::FromStr for Mode {
+    type Err = ModeParseError;
+
+    /// `value`, `winning` or `dte`, as [`Display`](std::fmt::Display) writes them.
+    ///
+    /// ```
+    /// use rastros_solver::Mode;
+    /// assert_eq!("dte".parse(), Ok(Mode::Dte));
+    /// assert_eq!(Mode::Winning.to_string().parse(), Ok(Mode::Winning));
+    /// assert!("fast".parse::<Mode>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Mode, ModeParseError> {
+        [Mode::Value, Mode::Winning, Mode::Dte]
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| ModeParseError(s.to_string()))
+    }
+}
+
 /// The answer for one position. Fields a mode does not compute are `None`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
@@ -74,7 +121,9 @@ pub struct Analysis {
     pub dte: Option<u32>,
     /// Every move that keeps a win (empty when lost) ([`Mode::Winning`], [`Mode::Dte`]).
     pub winning_moves: Option<Vec<u8>>,
-    /// Every move that keeps the value and the DTE ([`Mode::Dte`]).
+    /// The optimal moves: every move that keeps the value and the DTE ([`Mode::Dte`]).
+    /// "Optimal moves" in the documents and the CLI's text output and `best_moves` in the
+    /// JSON output are this same set.
     pub best_moves: Option<Vec<u8>>,
     /// A principal variation to the end of the game ([`Mode::Dte`]).
     pub pv: Option<Vec<u8>>,
@@ -347,9 +396,7 @@ impl Solver {
     /// searched side by side, sharing the table (independent proofs parallelise better than
     /// splitting one tree), and each child's own search also splits near its root, so that
     /// a thread that runs out of children helps with the ones still running instead of
-    /// waiting for the last: 7x7 all winning moves, 2 threads, three runs each, 1.13-1.23 s
-    /// with one thread a child, 1.02-1.09 s with the children split (same nodes, 14.2 M);
-    /// the DTE 2.80-2.89 s -> 2.69-2.80 s.
+    /// waiting for the last (see docs/EXPERIMENTS.md).
     fn moves_with_child_at_most(
         &self,
         children: &[(u8, Position)],
@@ -429,7 +476,7 @@ impl Solver {
             let score = self.score_of(node, &mut stats)?;
             debug_assert_eq!(score.value, analysis.value);
             analysis.dte = Some(score.dte);
-            analysis.best_moves = Some(self.optimal_moves(&children, score, &mut stats)?);
+            analysis.best_moves = Some(self.best_moves(&children, score, &mut stats)?);
             analysis.pv = Some(self.principal_variation(pos, score, &mut stats)?);
         }
         analysis.stats = stats;
@@ -437,8 +484,8 @@ impl Solver {
         Ok(analysis)
     }
 
-    /// The moves whose child score makes this position's `score`.
-    fn optimal_moves(
+    /// The optimal moves: those whose child score makes this position's `score`.
+    fn best_moves(
         &self,
         children: &[(u8, Position)],
         score: Score,

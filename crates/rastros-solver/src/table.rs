@@ -3,7 +3,7 @@
 //! Why not a concurrent hash map (dashmap) here: the table is probed at nearly every node
 //! of the search, from every thread. A fixed array of atomics never allocates, never
 //! locks, and bounds memory by construction (`--hash-mb`); a map would grow without bound
-//! and take a shard lock on every probe. The README gives the measured difference.
+//! and take a shard lock on every probe (see docs/EXPERIMENTS.md and `benches/table.rs`).
 //!
 //! Each entry is two `u64` words: the data word, and the key word stored as
 //! `region ^ data` (Hyatt's lockless hashing). A torn read of two different writes fails
@@ -18,14 +18,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// A key: the reachable free cells and the snail, in canonical orientation.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Key {
-    /// Free cells the snail can still reach (goals included when reachable).
-    pub region: u64,
-    /// Snail cell.
-    pub snail: u8,
-}
+pub use crate::key::Key;
 
 /// What the table knows of a position: bounds on its score relative to the position
 /// itself (see [`crate::score`]) and the best move found, in the key's orientation.
@@ -54,31 +47,20 @@ pub struct Table {
 /// part. Small regions are the many cheap positions near the leaves; kept in a part of at
 /// most [`NEAR_MAX_BYTES`] they stay in the caches and TLB and touch few pages, while the big
 /// positions, each worth a wait for memory, get the rest of the budget to themselves.
-/// Measured (one thread, `--stats`): 8x8 `--moves "c3 b3 c2 d2"`, 1 GiB table: 12.7 s and
-/// 49.5 M nodes with one level, 8.2 s and 52.0 M nodes with two; the 7x7 value 0.50 s ->
-/// 0.41 s, winning 2.33 s -> 2.21 s. The split is a speed choice only: every entry is a
-/// true bound wherever it is stored.
-pub const NEAR_MAX_REGION: u32 = 35;
+/// The split is a speed choice only (see docs/EXPERIMENTS.md): every entry is a true bound
+/// wherever it is stored.
+const NEAR_MAX_REGION: u32 = 35;
 /// The near part's share of the budget: 1/64 of it, at least [`NEAR_MIN_BYTES`] (but never
 /// more than a quarter of the table) and at most [`NEAR_MAX_BYTES`].
 ///
 /// Small budgets mean small problems, whose near part should stay in the caches; big
 /// budgets mean long solves, where the near part's positions are worth more than a cache
-/// hit. Measured on 7x7 with the default 64 MiB table, builds before and after run in turn
-/// three times (`solve --mode M --threads T --stats`), value / winning moves / DTE: with 2
-/// threads, a 16 MiB near part (a quarter, the old rule) 0.23-0.30 / 0.85-0.97 / 2.28-2.45
-/// s, a 1 MiB one 0.17-0.18 / 0.73-0.75 / 2.22-2.30 s; with 1 thread 0.35-0.49 / 1.98 / 4.38
-/// s against 0.25-0.26 / 1.45-1.48 / 3.75-3.77 s, though the small part costs nodes (winning
-/// moves 13.8 M -> 15.9 M). A 2 MiB part was in between. Giving each thread its own 1 MiB
-/// (no cache lines passed between cores) was slower than sharing one. On 8x8 (`--moves
-/// "c3 b3" --mode value --threads 2 --hash-mb 2048`) a 1 MiB near part costs 44% more nodes (322 M against 223 M) and no time either way (18.7-22.4 s
-/// against 20.3-22.7 s), so big tables keep a big near part: 4 GiB ones the 64 MiB the
-/// committed 8x8 solves used.
-pub const NEAR_SHARE: usize = 64;
+/// hit (see docs/EXPERIMENTS.md).
+const NEAR_SHARE: usize = 64;
 /// The near part's smallest size (unless the table is tiny): about one core's L2 cache.
-pub const NEAR_MIN_BYTES: usize = 1 << 20;
+const NEAR_MIN_BYTES: usize = 1 << 20;
 /// The near part's largest size.
-pub const NEAR_MAX_BYTES: usize = 64 << 20;
+const NEAR_MAX_BYTES: usize = 64 << 20;
 
 /// Buckets in the near part of a table of `buckets` buckets.
 fn near_buckets(buckets: usize) -> usize {
@@ -96,90 +78,52 @@ impl std::fmt::Debug for Table {
 
 const WORDS_PER_BUCKET: usize = 4;
 
-/// The table's memory: zeroed words, allocated so that untouched pages cost nothing.
-///
-/// On Linux the words come straight from `mmap` (which hands out zeroed pages lazily) and
-/// are marked for transparent huge pages before anything touches them. Every probe is a
-/// random access, so 2 MiB pages instead of 4 KiB ones cut the TLB misses that dominated the
-/// search: on an 8x8 position with a 1 GiB table, `Table::probe` took 70% of the time with
-/// 4 KiB pages (the global allocator's `alloc_zeroed` writes zeros itself for 2 MiB-aligned
-/// layouts, so every page was touched, and backed small, before any advice could apply).
+/// The table's memory: zeroed words in an anonymous memory map, so that untouched pages
+/// cost nothing, advised on Linux to use transparent huge pages before anything touches
+/// them: every probe is a random access, and 2 MiB pages cut the TLB misses that dominated
+/// the search (see docs/EXPERIMENTS.md).
 struct Words {
+    /// Owns the mapping; only read through `ptr`.
+    _map: memmap2::MmapMut,
+    /// The mapping's start, taken once from a unique borrow of it.
     ptr: std::ptr::NonNull<AtomicU64>,
     len: usize,
 }
 
-// SAFETY: `Words` owns its memory exclusively; the words are atomics.
+// SAFETY: `Words` owns its mapping exclusively; the words are atomics.
 unsafe impl Send for Words {}
 // SAFETY: shared access only ever goes through the atomics.
 unsafe impl Sync for Words {}
 
 impl Words {
     /// `len` zeroed words, or `None` if the memory is not available.
-    #[cfg(target_os = "linux")]
     fn zeroed(len: usize) -> Option<Words> {
         let bytes = len.checked_mul(8)?;
-        // SAFETY: an anonymous private mapping with no address hint touches no existing
-        // memory; the result is checked before use.
-        let ptr = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                bytes,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        if ptr == libc::MAP_FAILED {
-            return None;
-        }
-        // SAFETY: `ptr..ptr+bytes` is the mapping just made; the advice only changes how the
-        // kernel backs it (failure is harmless).
-        unsafe {
-            libc::madvise(ptr, bytes, libc::MADV_HUGEPAGE);
-        }
-        Some(Words {
-            ptr: std::ptr::NonNull::new(ptr as *mut AtomicU64)?,
-            len,
-        })
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    fn zeroed(len: usize) -> Option<Words> {
-        let layout = std::alloc::Layout::array::<AtomicU64>(len).ok()?;
-        // SAFETY: the layout has a non-zero size (callers ask for at least one bucket).
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut AtomicU64;
-        Some(Words {
-            ptr: std::ptr::NonNull::new(ptr)?,
-            len,
-        })
-    }
-}
-
-impl Drop for Words {
-    fn drop(&mut self) {
-        // SAFETY: the memory was obtained in `zeroed` with exactly this size and is not
-        // used after this point.
+        // No swap reserved, as with any lazily touched table (MAP_NORESERVE on Linux).
+        let mut map = memmap2::MmapOptions::new()
+            .len(bytes)
+            .no_reserve_swap()
+            .map_anon()
+            .ok()?;
+        // The advice only changes how the kernel backs the pages; failure is harmless.
         #[cfg(target_os = "linux")]
-        unsafe {
-            libc::munmap(self.ptr.as_ptr() as *mut libc::c_void, self.len * 8);
-        }
-        #[cfg(not(target_os = "linux"))]
-        unsafe {
-            std::alloc::dealloc(
-                self.ptr.as_ptr() as *mut u8,
-                std::alloc::Layout::array::<AtomicU64>(self.len).unwrap(),
-            );
-        }
+        let _ = map.advise(memmap2::Advice::HugePage);
+        let ptr = std::ptr::NonNull::new(map.as_mut_ptr() as *mut AtomicU64)?;
+        debug_assert!(ptr.as_ptr().is_aligned());
+        Some(Words {
+            _map: map,
+            ptr,
+            len,
+        })
     }
 }
 
 impl std::ops::Deref for Words {
     type Target = [AtomicU64];
     fn deref(&self) -> &[AtomicU64] {
-        // SAFETY: `ptr` points to `len` initialised (zeroed) atomics owned by `self`; all-zero
-        // bits are a valid AtomicU64.
+        // SAFETY: `ptr` is the page-aligned start of the `len * 8` bytes of the mapping that
+        // `self` owns, zeroed by the kernel; all-zero bits are a valid AtomicU64, and the
+        // mapping is only ever accessed through these atomics.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 }
@@ -363,7 +307,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stores_and_probes() {
+    fn a_stored_entry_probes_back_and_other_keys_miss() {
         let table = Table::with_bytes(1 << 12).unwrap();
         let key = Key {
             region: 0xDEAD_BEEF,

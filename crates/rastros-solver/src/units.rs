@@ -66,9 +66,7 @@ use std::path::{Path, PathBuf};
 
 use rastros_core::{Outcome, Position};
 
-use crate::roots::{
-    cell_names, check_line, mode_name, parse_cell, parse_mode, parse_value, write_atomic,
-};
+use crate::roots::{cell_names, check_line, parse_cell, write_atomic};
 use crate::score::{Score, Value};
 use crate::search::Stats;
 use crate::solver::{terminal_score, Analysis, Mode, SolveError, Solver};
@@ -221,8 +219,7 @@ impl fmt::Display for UnitError {
             } => write!(
                 f,
                 "mode mismatch: {result} was solved in mode {}, the results before it in mode {}",
-                mode_name(*mode),
-                mode_name(*expected)
+                mode, expected
             ),
             Solve(e) => e.fmt(f),
         }
@@ -389,7 +386,7 @@ impl UnitResult {
         format!(
             "{RESULT_FORMAT}\nposition {}\nmode {}\nvalue {}\ndte {}\npv {}\nnodes {}\nseconds {}\n",
             self.position,
-            mode_name(self.mode),
+            self.mode,
             self.value,
             self.dte.map_or("-".to_string(), |d| d.to_string()),
             self.pv
@@ -409,8 +406,8 @@ impl UnitResult {
             if position.is_over() {
                 return Err("the position is already over".into());
             }
-            let mode = parse_mode(f[1]).ok_or(format!("unknown mode '{}'", f[1]))?;
-            let value = parse_value(f[2]).ok_or(format!("unknown value '{}'", f[2]))?;
+            let mode = f[1].parse::<Mode>().map_err(|e| e.to_string())?;
+            let value = f[2].parse::<Value>().map_err(|e| e.to_string())?;
             let (dte, pv) = if mode == Mode::Dte {
                 let dte: u32 = read_number("dte", f[3])?;
                 let pv = read_line(&position, f[4])?;
@@ -424,10 +421,7 @@ impl UnitResult {
                 (Some(dte), Some(pv))
             } else {
                 if f[3] != "-" || f[4] != "-" {
-                    return Err(format!(
-                        "dte and pv must be '-' in mode {}",
-                        mode_name(mode)
-                    ));
+                    return Err(format!("dte and pv must be '-' in mode {}", mode));
                 }
                 (None, None)
             };

@@ -174,7 +174,7 @@ fn every_symmetric_form_probes_the_same_entry() {
             v
         };
         // The mirror image in the a1-c3-e5 diagonal: the transposed move list.
-        let mirrored = Position::from_parts(
+        let mirrored = Position::from_parts_unchecked(
             board,
             board.transpose(pos.slime()).unwrap(),
             transpose(pos.snail()),
@@ -188,7 +188,7 @@ fn every_symmetric_form_probes_the_same_entry() {
             "mirror of {pos}"
         );
         // Turned half a turn with the sides swapped (player 2 in player 1's shoes).
-        let turned = Position::from_parts(
+        let turned = Position::from_parts_unchecked(
             board,
             board.rotate(pos.slime()),
             board.rotate_index(pos.snail()),
@@ -202,7 +202,7 @@ fn every_symmetric_form_probes_the_same_entry() {
             "turned form of {pos}"
         );
         // Both at once.
-        let both = Position::from_parts(
+        let both = Position::from_parts_unchecked(
             board,
             board.transpose(board.rotate(pos.slime())).unwrap(),
             transpose(board.rotate_index(pos.snail())),
@@ -214,7 +214,7 @@ fn every_symmetric_form_probes_the_same_entry() {
         let dead = pos.free() - region - board.goals();
         if let Some(cell) = dead.iter().next() {
             if pos.ply() < 6 {
-                let more = Position::from_parts(
+                let more = Position::from_parts_unchecked(
                     board,
                     pos.slime().with(cell),
                     pos.snail(),

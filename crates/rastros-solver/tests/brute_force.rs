@@ -1,24 +1,21 @@
-//! The solver against plain brute force: every reachable position of 3x3 and 4x4 from
-//! every start, random positions of 5x5 and 6x6, with one and two threads and with a
+//! The solver against plain brute force: every reachable position of 3x3, 4x3 and 4x4 from
+//! every start, random positions of 5x4, 5x5 and 6x6, with one and two threads and with a
 //! tiny table that overwrites constantly.
 
 mod common;
 
-use common::{random_line, reachable, Brute};
+use common::{random_line, reachable, rng, solver_with, Brute};
 use rastros_core::{Board, Position};
 use rastros_solver::{Mode, Solver, SolverConfig};
 
 fn solver(board: &'static Board, threads: usize, hash_mb: usize, matching: bool) -> Solver {
-    Solver::new(
-        board,
-        SolverConfig {
-            hash_mb,
-            threads,
-            matching,
-            ..SolverConfig::default()
-        },
-    )
-    .unwrap()
+    let config = SolverConfig {
+        hash_mb,
+        threads,
+        matching,
+        ..SolverConfig::default()
+    };
+    solver_with(board, config)
 }
 
 fn check(solver: &Solver, brute: &mut Brute, pos: &Position) {
@@ -58,7 +55,7 @@ fn all_positions(w: u32, h: u32) -> Vec<Position> {
 }
 
 #[test]
-fn every_position_of_3x3_and_4x4() {
+fn every_position_of_3x3_4x3_and_4x4_from_every_start() {
     for (w, h) in [(3, 3), (4, 4), (4, 3)] {
         let board = Board::new(w, h).unwrap();
         let positions = all_positions(w, h);
@@ -73,8 +70,8 @@ fn every_position_of_3x3_and_4x4() {
 }
 
 #[test]
-fn random_positions_of_5x5_and_6x6() {
-    let mut seed = 0x1234_5678_9abc_def1u64;
+fn random_positions_of_5x4_5x5_and_6x6() {
+    let mut rng = rng(0x1234_5678_9abc_def1);
     let mut checked = 0;
     for (w, h, count) in [(5, 5, 1500), (6, 6, 1500), (5, 4, 500)] {
         let board = Board::new(w, h).unwrap();
@@ -85,7 +82,7 @@ fn random_positions_of_5x5_and_6x6() {
         for i in 0..count {
             let start = Position::start(board, board.cell(starts[i % starts.len()])).unwrap();
             let plies = board.size() as usize / 3 + i % (board.size() as usize / 2);
-            let pos = random_line(&start, plies, &mut seed);
+            let pos = random_line(&start, plies, &mut rng);
             // Plain brute force is exponential: keep to positions it finishes quickly.
             if pos.is_over() || board.reachable(pos.free(), pos.snail()).len() > 17 {
                 continue;

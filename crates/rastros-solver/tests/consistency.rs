@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_same_answer, random_line};
+use common::{assert_same_answer, random_line, rng, solver_with};
 use rastros_core::{Board, Position};
 use rastros_solver::{canonical, terminal_score, Score, Solver, SolverConfig};
 
@@ -18,7 +18,7 @@ fn solver_on(board: &'static Board, threads: usize, hash_mb: usize) -> Solver {
         threads,
         ..SolverConfig::default()
     };
-    Solver::new(board, config).unwrap()
+    solver_with(board, config)
 }
 
 fn exact(solver: &Solver, pos: &Position) -> Score {
@@ -28,10 +28,10 @@ fn exact(solver: &Solver, pos: &Position) -> Score {
 #[test]
 fn scores_follow_the_negamax_rule_on_random_7x7_positions() {
     let solver = solver(1, 64);
-    let mut seed = 0xdead_beef_cafe_f00du64;
+    let mut rng = rng(0xdead_beef_cafe_f00d);
     let mut checked = 0;
     for i in 0..120 {
-        let pos = random_line(&Position::standard(), 8 + i % 24, &mut seed);
+        let pos = random_line(&Position::standard(), 8 + i % 24, &mut rng);
         if pos.is_over() {
             continue;
         }
@@ -49,12 +49,12 @@ fn scores_follow_the_negamax_rule_on_random_7x7_positions() {
 }
 
 #[test]
-fn answers_do_not_depend_on_threads_or_table_size() {
+fn answers_on_random_7x7_positions_do_not_depend_on_threads_or_table_size() {
     let one = solver(1, 64);
     let two_tiny = solver(2, 1);
-    let mut seed = 0x0bad_c0de_1234_5678u64;
+    let mut rng = rng(0x0bad_c0de_1234_5678);
     for i in 0..40 {
-        let pos = random_line(&Position::standard(), 10 + i % 16, &mut seed);
+        let pos = random_line(&Position::standard(), 10 + i % 16, &mut rng);
         if pos.is_over() {
             continue;
         }
@@ -66,7 +66,7 @@ fn answers_do_not_depend_on_threads_or_table_size() {
 /// same canonical form; the parallel search proves only one of each pair. The answers must
 /// be those of one thread, which never splits.
 #[test]
-fn symmetric_positions_get_the_same_answer_with_mirror_siblings_skipped() {
+fn symmetric_6x6_positions_get_the_same_answer_with_mirror_siblings_skipped() {
     let six = Board::new(6, 6).unwrap();
     let mut positions: Vec<Position> = ["b2", "c3", "d4", "e5"]
         .iter()

@@ -3,10 +3,11 @@
 
 mod common;
 
-use common::{assert_same_answer, random_line, reachable, Brute};
+use common::{assert_same_answer, random_line, reachable, rng, solver_with, Brute};
 use rastros_core::{Board, Position};
 use rastros_solver::{Solver, SolverConfig, Value};
 
+/// The tests' solver with the matching rules on or off.
 fn solver(board: &'static Board, matching: bool) -> Solver {
     let config = SolverConfig {
         hash_mb: 16,
@@ -14,11 +15,11 @@ fn solver(board: &'static Board, matching: bool) -> Solver {
         matching,
         ..SolverConfig::default()
     };
-    Solver::new(board, config).unwrap()
+    solver_with(board, config)
 }
 
 #[test]
-fn verdict_matches_brute_force_on_every_goal_free_position_of_small_boards() {
+fn verdict_matches_brute_force_on_every_goal_free_position_of_3x3_4x3_and_4x4() {
     let mut checked = 0;
     for (w, h) in [(3, 3), (4, 3), (4, 4)] {
         let board = Board::new(w, h).unwrap();
@@ -68,8 +69,8 @@ fn sample(
 }
 
 #[test]
-fn verdict_matches_plain_search_on_random_goal_free_positions() {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+fn verdict_matches_plain_search_on_random_goal_free_positions_of_6x6_7x7_and_8x8() {
+    let mut rng = rng(0x9e37_79b9_7f4a_7c15);
     for spec in [(6, 6, "c3", 1500), (7, 7, "d4", 1500), (8, 8, "d4", 800)] {
         let board = Board::new(spec.0, spec.1).unwrap();
         let plain = solver(board, false);
@@ -81,7 +82,7 @@ fn verdict_matches_plain_search_on_random_goal_free_positions() {
                 if p.is_goal_free() {
                     break;
                 }
-                p = random_line(&p, 1, &mut seed);
+                p = random_line(&p, 1, &mut rng);
             }
             // Keep plain search affordable.
             (p.is_goal_free() && board.reachable(p.free(), p.snail()).len() <= 26).then_some(p)
@@ -108,15 +109,15 @@ fn verdict_matches_plain_search_on_random_goal_free_positions() {
 /// without that goal and without any part of its neighbours, in one direction only (see
 /// `search.rs`); a value search asks at its root, before the table.
 #[test]
-fn one_goal_positions_get_the_value_of_plain_search() {
-    let mut seed = 0x5bd1_e995_2545_f491u64;
+fn random_one_goal_positions_of_6x6_7x7_and_8x8_get_the_value_of_plain_search() {
+    let mut rng = rng(0x5bd1_e995_2545_f491);
     for spec in [(6, 6, "c3", 800), (7, 7, "d4", 800), (8, 8, "d4", 300)] {
         let board = Board::new(spec.0, spec.1).unwrap();
         let with = solver(board, true);
         let plain = solver(board, false);
         let draw = |start: &Position, tries: usize| {
             let plies = 4 + (tries % (board.size() as usize - 8));
-            let pos = random_line(start, plies, &mut seed);
+            let pos = random_line(start, plies, &mut rng);
             let region = board.reachable(pos.free(), pos.snail());
             // One goal, and small enough for plain search.
             let one_goal = (region & board.goals()).len() == 1 && region.len() <= 24;
@@ -129,8 +130,8 @@ fn one_goal_positions_get_the_value_of_plain_search() {
 }
 
 #[test]
-fn solver_results_are_identical_with_and_without_matching() {
-    let mut seed = 0x0123_4567_89ab_cdefu64;
+fn answers_on_random_5x5_6x6_and_7x7_positions_are_identical_with_and_without_matching() {
+    let mut rng = rng(0x0123_4567_89ab_cdef);
     for (w, h, start, count) in [(5, 5, "c3", 200), (6, 6, "c3", 150), (7, 7, "d4", 60)] {
         let board = Board::new(w, h).unwrap();
         let with = solver(board, true);
@@ -138,7 +139,7 @@ fn solver_results_are_identical_with_and_without_matching() {
         let start = Position::start(board, start.parse().unwrap()).unwrap();
         for i in 0..count {
             let plies = board.size() as usize / 3 + i % (board.size() as usize / 3);
-            let pos = random_line(&start, plies, &mut seed);
+            let pos = random_line(&start, plies, &mut rng);
             if pos.is_over() {
                 continue;
             }

@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod book;
+pub mod certify;
 pub mod perft;
 pub mod play;
 pub mod serve;

@@ -134,9 +134,7 @@ pub fn merge(args: MergeArgs) -> Result<(), CliError> {
         print_analysis(&m.root, a);
         println!(
             "split         {} units {} plies deep, solved in mode {}",
-            m.units,
-            m.depth,
-            rastros_solver::roots::mode_name(merged.mode)
+            m.units, m.depth, merged.mode
         );
     }
     Ok(())

@@ -26,7 +26,7 @@ use crate::table::Key;
 /// the end and moves of every position with that key (its moves in key orientation).
 pub fn key_position(board: &'static Board, key: Key) -> Position {
     let slime = board.cells().0 & !key.region & !(1u64 << key.snail);
-    Position::from_parts(board, Bitboard(slime), key.snail, Player::One)
+    Position::from_parts_unchecked(board, Bitboard(slime), key.snail, Player::One)
 }
 
 /// The canonical keys of the positions in progress of `key`'s children.

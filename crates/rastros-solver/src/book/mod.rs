@@ -60,11 +60,14 @@ use crate::score::{Score, Value};
 use crate::search::canonical;
 use crate::table::Key;
 
-pub use build::{
-    checkpoint_path, enumerate, key_position, BookBuilder, BuildError, BuildOutcome, BuildProgress,
-    Strategy,
-};
-pub use format::{fnv1a64, ENTRY_LEN, HEADER_LEN, MAGIC, VERSION};
+pub use build::{checkpoint_path, BookBuilder, BuildError, BuildOutcome, BuildProgress, Strategy};
+pub use format::{ENTRY_LEN, VERSION};
+// Internals public only for the integration tests (`tests/book.rs` corrupts files byte by
+// byte and rebuilds positions from keys): hidden from the docs, not part of the API.
+#[doc(hidden)]
+pub use build::{enumerate, key_position};
+#[doc(hidden)]
+pub use format::{fnv1a64, HEADER_LEN, MAGIC};
 
 /// One book entry: a canonical position (player 1 to move, unreachable cells folded, the
 /// smaller mirror image on square boards) and its solution.

@@ -1,13 +1,39 @@
-//! Plain brute force: negamax over every move, no table tricks, no pruning, no symmetry,
-//! no region folding. A memo keyed by the whole position (slime, snail) only avoids
-//! recomputing identical positions; it changes no answer.
+//! What the solver's tests share: plain brute force (negamax over every move, no table
+//! tricks, no pruning, no symmetry, no region folding; a memo keyed by the whole position
+//! only avoids recomputing identical positions and changes no answer), the tests' solver,
+//! and seeded random games.
 
 #![allow(dead_code)]
 
 use std::collections::HashMap;
 
-use rastros_core::{Outcome, Player, Position};
-use rastros_solver::{Score, Value};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use rastros_core::{Board, Outcome, Player, Position};
+use rastros_solver::{Score, Solver, SolverConfig, Value};
+
+/// A solver for `board` with one thread and a 16 MiB table.
+pub fn solver(board: &'static Board) -> Solver {
+    solver_with(
+        board,
+        SolverConfig {
+            hash_mb: 16,
+            threads: 1,
+            ..SolverConfig::default()
+        },
+    )
+}
+
+/// A solver for `board` set up as `config`.
+pub fn solver_with(board: &'static Board, config: SolverConfig) -> Solver {
+    Solver::new(board, config).unwrap()
+}
+
+/// The tests' random numbers: a portable generator (the same sequence on every platform
+/// and version), seeded so that every run tests the same positions.
+pub fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
 
 /// The exact score of any position (finished or not) by full minimax.
 #[derive(Default)]
@@ -88,20 +114,17 @@ pub fn reachable(start: &Position) -> Vec<Position> {
     out
 }
 
-/// A random game of `plies` plies from `start` (stopping early if it ends), with a
-/// simple xorshift generator seeded by `seed`.
-pub fn random_line(start: &Position, plies: usize, seed: &mut u64) -> Position {
+/// A random game of up to `plies` plies from `start`, stopping before a move that ends it
+/// (so the result is still in progress unless `start` is over).
+pub fn random_line(start: &Position, plies: usize, rng: &mut ChaCha8Rng) -> Position {
     let mut pos = *start;
     for _ in 0..plies {
         let moves: Vec<u8> = pos.legal_moves().iter().collect();
         if moves.is_empty() {
             break;
         }
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 7;
-        *seed ^= *seed << 17;
         let next = pos
-            .play_index(moves[(*seed % moves.len() as u64) as usize])
+            .play_index(moves[rng.random_range(0..moves.len())])
             .unwrap();
         if next.is_over() {
             break;

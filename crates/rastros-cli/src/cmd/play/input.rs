@@ -110,6 +110,9 @@ pub fn target(pos: &Position, input: &Input) -> Option<Result<u8, Illegal>> {
             Err(PlayError::Slimed(c)) => Err(Illegal::Slimed(c.to_string())),
             Err(PlayError::NotNeighbour { to, .. }) => Err(Illegal::NotNeighbour(to.to_string())),
             Err(PlayError::OffBoard(c)) => Err(Illegal::OffBoard(c.to_string())),
+            Err(PlayError::IndexOffBoard { index, .. }) => {
+                Err(Illegal::OffBoard(index.to_string()))
+            }
             Err(PlayError::GameOver(_)) => Err(Illegal::GameOver),
         },
         Input::NoSuchCell(name) => Err(Illegal::OffBoard(name.clone())),

@@ -1,0 +1,165 @@
+//! `rastros certify`: writes a certificate of who wins a position, for `rastros-verify`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use rastros_core::{BoardSize, Cell, Position};
+use rastros_solver::certify;
+
+use crate::args::{CliError, SearchArgs};
+
+/// The file format of a certificate.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FormatArg {
+    /// Compact binary form.
+    Bin,
+    /// One record a line, for people and for tests.
+    Text,
+}
+
+/// Arguments of `rastros certify`.
+#[derive(Debug, Args)]
+pub struct CertifyArgs {
+    /// Board size WxH (W*H <= 64).
+    #[arg(long, default_value = "7x7")]
+    board: BoardSize,
+    /// Start cell of the snail (default: the centre; required on boards without one).
+    #[arg(long)]
+    start: Option<Cell>,
+    /// Moves played from the start: destination cells separated by spaces or commas.
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// The certificate file to write (whole or not at all: through a temporary file
+    /// beside it and a rename).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// File format.
+    #[arg(long, value_enum, default_value = "bin")]
+    format: FormatArg,
+    #[command(flatten)]
+    search: SearchArgs,
+}
+
+/// Runs `rastros certify`.
+pub fn run(args: CertifyArgs) -> Result<(), CliError> {
+    let board = args.board.0;
+    let start = match args.start {
+        Some(cell) => Position::start(board, cell)?,
+        None => Position::centre(board)?,
+    };
+    let pos = start.play_moves(&args.moves)?;
+    let moves = rastros_core::split_moves(&args.moves)
+        .map(|t| board.parse_cell(t))
+        .collect::<Result<Vec<u8>, _>>()?;
+    let solver = args.search.solver(board)?;
+    let records = Arc::new(AtomicU64::new(0));
+    let spinner = Spinner::start(Arc::clone(&records), solver.progress_handle());
+    let began = Instant::now();
+    let result = certify(&solver, &start, &moves, Some(&records));
+    spinner.finish();
+    let cert = result.map_err(|e| {
+        CliError(format!(
+            "{e} after {} positions in {:.1} s; {} was not written",
+            records.load(Relaxed),
+            began.elapsed().as_secs_f64(),
+            args.out.display()
+        ))
+    })?;
+    let bytes = match args.format {
+        FormatArg::Bin => cert.to_bytes(),
+        FormatArg::Text => cert.to_text().into_bytes(),
+    };
+    write_whole(&args.out, &bytes)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", args.out.display())))?;
+    println!(
+        "player {} wins {board} from {}{}: {} positions, {} bytes, written to {} in {:.1} s",
+        cert.winner,
+        board.cell(start.snail()),
+        if moves.is_empty() {
+            String::new()
+        } else {
+            format!(" after {}", moves_text(&pos, &moves))
+        },
+        cert.positions(),
+        bytes.len(),
+        args.out.display(),
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The moves as cell names separated by spaces.
+fn moves_text(pos: &Position, moves: &[u8]) -> String {
+    let board = pos.board();
+    moves
+        .iter()
+        .map(|&m| board.cell(m).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Writes `bytes` to a temporary file in the target's directory, then renames it over the
+/// target, so that the target is never seen half written; the temporary file is removed if
+/// anything fails.
+fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// A spinner on stderr with the records written and the solver's nodes.
+struct Spinner {
+    done: Arc<AtomicBool>,
+    handle: std::thread::JoinHandle<()>,
+}
+
+impl Spinner {
+    fn start(records: Arc<AtomicU64>, nodes: Arc<AtomicU64>) -> Spinner {
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&done);
+        let handle = std::thread::spawn(move || {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                    .expect("valid template"),
+            );
+            while !flag.load(Relaxed) {
+                bar.set_message(format!(
+                    "certifying: {} positions written, {} solver nodes",
+                    records.load(Relaxed),
+                    nodes.load(Relaxed)
+                ));
+                bar.tick();
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            bar.finish_and_clear();
+        });
+        Spinner { done, handle }
+    }
+
+    fn finish(self) {
+        self.done.store(true, Relaxed);
+        let _ = self.handle.join();
+    }
+}

@@ -1,0 +1,402 @@
+//! Certificates: a winning strategy written down so that a small independent program
+//! (`rastros-verify`) can check who wins without trusting this solver.
+//!
+//! A certificate is a graph of records, one a position. Every position is stored turned so
+//! that player 1 is to move (a half turn swaps the goals and so the players) and, on square
+//! boards, as the smaller of it and its mirror image in the a1 diagonal: the verifier turns
+//! positions the same way on its own, so that transpositions and mirror images share one
+//! record. A position is what decides the game: the free cells the snail can still reach
+//! and the snail.
+//!
+//! - Where the winner moves, the record names one move: the fastest win, unless a move
+//!   leads to a position already written or decided at once by matching.
+//! - Where the loser moves, the record lists every reply that is not a goal.
+//! - A position neither goal can be reached from is a leaf: the game is undirected vertex
+//!   geography, which the mover wins iff `nu(G) > nu(G - snail)` (`G`: the snail's cell
+//!   and its region). A win carries a maximum matching of `G` and a Tutte-Berge set of
+//!   `G - snail` proving `nu(G - snail) < nu(G)`; a loss a maximum matching of
+//!   `G - snail` and a Tutte-Berge set of `G` proving `nu(G) <= nu(G - snail)`.
+//!
+//! The formats (binary and text) are in `docs/CERTIFICATES.md`.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use rastros_core::matching::{tutte_berge_set, Matching, NONE};
+use rastros_core::{Board, Outcome, Player, Position};
+
+use crate::search::Geometry;
+use crate::{SolveError, Solver, Value};
+
+/// One position of a certificate, player 1 to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Record {
+    /// Player 1 wins by moving to `to`; `child` is the record of the position after it, or
+    /// `None` when `to` is player 1's goal (a1).
+    Win {
+        /// The winning move.
+        to: u8,
+        /// The record of the position after it.
+        child: Option<u32>,
+    },
+    /// Player 1 loses: every reply that does not enter a goal, with its record, by cell.
+    Loss(Vec<(u8, u32)>),
+    /// A goal-free position decided by matching.
+    Leaf {
+        /// Whether player 1 (to move) wins.
+        win: bool,
+        /// The matching witness.
+        edges: Vec<(u8, u8)>,
+        /// The Tutte-Berge set witness.
+        set: Vec<u8>,
+    },
+}
+
+/// A certificate: the claim (board, start, moves, winner) and its proof.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    /// The board.
+    pub board: &'static Board,
+    /// The snail's start cell.
+    pub start: u8,
+    /// The moves played from the start.
+    pub moves: Vec<u8>,
+    /// Who wins the position after the moves.
+    pub winner: Player,
+    /// The records; record 0 is the position after the moves.
+    pub records: Vec<Record>,
+}
+
+/// Why no certificate was made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CertifyError {
+    /// The position is not a start position with moves played from it.
+    NotAStart,
+    /// The game is over after the moves.
+    GameOver(Outcome),
+    /// The solver failed (interrupted, or another board).
+    Solve(SolveError),
+}
+
+impl fmt::Display for CertifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CertifyError::NotAStart => {
+                write!(
+                    f,
+                    "a certificate starts from a start position (nothing slimed, player 1 to move)"
+                )
+            }
+            CertifyError::GameOver(o) => write!(f, "the game is already over ({o})"),
+            CertifyError::Solve(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for CertifyError {}
+
+impl From<SolveError> for CertifyError {
+    fn from(e: SolveError) -> Self {
+        CertifyError::Solve(e)
+    }
+}
+
+const MAGIC: &[u8; 8] = b"RASTCERT";
+
+/// FNV-1a (64 bits) of `bytes`: the checksum of both formats.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn edges_of(m: &Matching) -> Vec<(u8, u8)> {
+    (0..64u8)
+        .filter(|&v| m.mate[v as usize] != NONE && v < m.mate[v as usize])
+        .map(|v| (v, m.mate[v as usize]))
+        .collect()
+}
+
+fn cells_of(set: u64) -> Vec<u8> {
+    (0..64u8).filter(|&c| set >> c & 1 == 1).collect()
+}
+
+impl Certificate {
+    /// The number of positions (records).
+    pub fn positions(&self) -> usize {
+        self.records.len()
+    }
+
+    /// The binary form.
+    ///
+    /// ```
+    /// use rastros_core::{Board, Position};
+    /// use rastros_solver::{certify, Solver, SolverConfig};
+    /// let board = Board::new(3, 3).unwrap();
+    /// let solver = Solver::new(board, SolverConfig { hash_mb: 1, ..SolverConfig::default() }).unwrap();
+    /// let cert = certify(&solver, &Position::centre(board).unwrap(), &[], None).unwrap();
+    /// assert!(cert.to_bytes().starts_with(b"RASTCERT"));
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        let b = self.board;
+        out.extend([1, b.width(), b.height(), self.start, self.moves.len() as u8]);
+        out.extend(&self.moves);
+        out.push(self.winner.index() as u8 + 1);
+        varint(&mut out, self.records.len() as u32);
+        for r in &self.records {
+            match r {
+                Record::Win { to, child } => {
+                    out.push(*to);
+                    if let Some(c) = child {
+                        varint(&mut out, *c);
+                    }
+                }
+                Record::Loss(replies) => {
+                    out.push(0x40 | replies.len() as u8);
+                    for &(cell, child) in replies {
+                        out.push(cell);
+                        varint(&mut out, child);
+                    }
+                }
+                Record::Leaf { win, edges, set } => {
+                    out.push(if *win { 0x80 } else { 0xc0 } | edges.len() as u8);
+                    for &(a, b) in edges {
+                        out.extend([a, b]);
+                    }
+                    out.push(set.len() as u8);
+                    out.extend(set);
+                }
+            }
+        }
+        let sum = fnv1a(&out);
+        out.extend(sum.to_le_bytes());
+        out
+    }
+
+    /// The text form: one record a line, cells by name.
+    pub fn to_text(&self) -> String {
+        let b = self.board;
+        let name = |c: u8| b.cell(c).to_string();
+        let mut out = format!(
+            "rastros-certificate 1\nboard {b}\nstart {}\nmoves",
+            name(self.start)
+        );
+        for &m in &self.moves {
+            out += &format!(" {}", name(m));
+        }
+        out += &format!("\nwinner {}\nrecords {}\n", self.winner, self.records.len());
+        for (i, r) in self.records.iter().enumerate() {
+            out += &i.to_string();
+            match r {
+                Record::Win { to, child } => {
+                    out += &format!(" win {}", name(*to));
+                    if let Some(c) = child {
+                        out += &format!(" {c}");
+                    }
+                }
+                Record::Loss(replies) => {
+                    out += " loss";
+                    for &(cell, child) in replies {
+                        out += &format!(" {} {child}", name(cell));
+                    }
+                }
+                Record::Leaf { win, edges, set } => {
+                    out += if *win { " leaf-win" } else { " leaf-loss" };
+                    for &(a, c) in edges {
+                        out += &format!(" {}-{}", name(a), name(c));
+                    }
+                    out += " /";
+                    for &c in set {
+                        out += &format!(" {}", name(c));
+                    }
+                }
+            }
+            out.push('\n');
+        }
+        let sum = fnv1a(out.as_bytes());
+        out + &format!("checksum {sum:016x}\n")
+    }
+}
+
+/// Writes the certificate of the position after `moves` from `start`, asking `solver` who
+/// wins where it needs to. `progress`, if given, counts the records written so far. The
+/// solver's interrupt flag stops the work with [`SolveError::Interrupted`].
+pub fn certify(
+    solver: &Solver,
+    start: &Position,
+    moves: &[u8],
+    progress: Option<&AtomicU64>,
+) -> Result<Certificate, CertifyError> {
+    let board = start.board();
+    if start.ply() != 0 || start.side_to_move() != Player::One {
+        return Err(CertifyError::NotAStart);
+    }
+    let mut pos = *start;
+    for &m in moves {
+        pos = pos.play_index(m).map_err(|_| CertifyError::NotAStart)?;
+    }
+    let outcome = pos.outcome();
+    if outcome != Outcome::InProgress {
+        return Err(CertifyError::GameOver(outcome));
+    }
+    let value = solver.value(&pos)?;
+    let side = pos.side_to_move();
+    let winner = if value == Value::Win {
+        side
+    } else {
+        side.other()
+    };
+    let geo = Geometry::new(board);
+    let mut maker = Maker {
+        solver,
+        geo: &geo,
+        known: HashMap::new(),
+        records: Vec::new(),
+        progress,
+    };
+    let region = board.reachable(pos.free(), pos.snail()).0;
+    let (key, _) = geo.key(region, pos.snail(), side.index() as u8);
+    maker.node(key.region, key.snail, value == Value::Win)?;
+    Ok(Certificate {
+        board,
+        start: start.snail(),
+        moves: moves.to_vec(),
+        winner,
+        records: maker.records,
+    })
+}
+
+struct Maker<'a> {
+    solver: &'a Solver,
+    geo: &'a Geometry,
+    /// The record of every position written, and whether the mover wins there.
+    known: HashMap<(u64, u8), (u32, bool)>,
+    records: Vec<Record>,
+    progress: Option<&'a AtomicU64>,
+}
+
+impl Maker<'_> {
+    /// The canonical position after player 1 moves from (`region`, `snail`) to `to`.
+    fn child(&self, region: u64, to: u8) -> (u64, u8) {
+        let r = self.geo.reachable(region & !(1 << to), to);
+        let (key, _) = self.geo.key(r, to, 1);
+        (key.region, key.snail)
+    }
+
+    /// The matching verdict and witnesses of a goal-free position.
+    fn leaf(&self, region: u64, snail: u8) -> Record {
+        let all = region | 1 << snail;
+        let (with, with_set) = tutte_berge_set(all, &self.geo.nb);
+        let (without, without_set) = tutte_berge_set(region, &self.geo.nb);
+        let win = with.size > without.size;
+        let (m, set) = if win {
+            (with, without_set)
+        } else {
+            (without, with_set)
+        };
+        Record::Leaf {
+            win,
+            edges: edges_of(&m),
+            set: cells_of(set),
+        }
+    }
+
+    /// The record proving that player 1 to move at (`region`, `snail`) wins (`win`) or
+    /// loses; returns its index.
+    fn node(&mut self, region: u64, snail: u8, win: bool) -> Result<u32, CertifyError> {
+        if let Some(&(idx, known)) = self.known.get(&(region, snail)) {
+            debug_assert_eq!(known, win, "one position, one value");
+            return Ok(idx);
+        }
+        if self.solver.interrupt_flag().load(Relaxed) {
+            return Err(SolveError::Interrupted.into());
+        }
+        let idx = self.records.len() as u32;
+        self.records.push(Record::Loss(Vec::new()));
+        self.known.insert((region, snail), (idx, win));
+        if let Some(p) = self.progress {
+            p.store(self.records.len() as u64, Relaxed);
+        }
+        let geo = self.geo;
+        let last = (geo.board.size() - 1) as u8;
+        let moves = geo.nb[snail as usize] & region;
+        let record = if region & geo.goals == 0 {
+            let leaf = self.leaf(region, snail);
+            debug_assert!(matches!(leaf, Record::Leaf { win: w, .. } if w == win));
+            leaf
+        } else if win {
+            if moves & 1 != 0 {
+                Record::Win { to: 0, child: None }
+            } else {
+                let (to, (r, s)) = self.winning_move(region, moves & !(1 << last))?;
+                let child = self.node(r, s, false)?;
+                Record::Win {
+                    to,
+                    child: Some(child),
+                }
+            }
+        } else {
+            let mut replies = Vec::new();
+            for to in (0..=last).filter(|&c| moves >> c & 1 == 1 && c != last) {
+                debug_assert_ne!(to, 0, "a losing position has no move into its own goal");
+                let (r, s) = self.child(region, to);
+                replies.push((to, self.node(r, s, true)?));
+            }
+            Record::Loss(replies)
+        };
+        self.records[idx as usize] = record;
+        Ok(idx)
+    }
+
+    /// The winner's move that keeps the proof small: to a lost position already written,
+    /// else to a goal-free lost position (one leaf), else the fastest win.
+    fn winning_move(&self, region: u64, moves: u64) -> Result<(u8, (u64, u8)), CertifyError> {
+        let children: Vec<(u8, (u64, u8))> = (0..64u8)
+            .filter(|&c| moves >> c & 1 == 1)
+            .map(|c| (c, self.child(region, c)))
+            .collect();
+        for &(to, key) in &children {
+            if self.known.get(&key).is_some_and(|&(_, w)| !w) {
+                return Ok((to, key));
+            }
+        }
+        for &(to, (r, s)) in &children {
+            if r & self.geo.goals == 0 && matches!(self.leaf(r, s), Record::Leaf { win: false, .. })
+            {
+                return Ok((to, (r, s)));
+            }
+        }
+        let board = self.geo.board;
+        let mut best = None;
+        for &(to, (r, s)) in &children {
+            if r & self.geo.goals == 0 {
+                continue;
+            }
+            let slime = board.cells().0 & !r & !(1 << s);
+            let pos = Position::from_parts_unchecked(
+                board,
+                rastros_core::Bitboard(slime),
+                s,
+                Player::One,
+            );
+            let score = self.solver.score(&pos)?;
+            if score.value == Value::Loss && best.is_none_or(|(d, _, _)| score.dte < d) {
+                best = Some((score.dte, to, (r, s)));
+            }
+        }
+        let (_, to, key) = best.expect("a won position has a winning move");
+        Ok((to, key))
+    }
+}

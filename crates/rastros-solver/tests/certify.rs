@@ -1,0 +1,422 @@
+//! Certificates against the independent verifier and plain brute force: every certificate
+//! of small boards verifies and names the brute-force winner; tampered certificates (with
+//! their checksums recomputed, so that only the proof is wrong) are refused; damaged and
+//! random files are refused with a message and never make the verifier panic.
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+use rastros_core::{Board, Player, Position};
+use rastros_solver::{canonical, certify, Certificate, Solver, SolverConfig};
+use rastros_verify::{fnv1a, verify};
+
+fn solver(board: &'static Board) -> Solver {
+    let config = SolverConfig {
+        hash_mb: 4,
+        threads: 1,
+        ..SolverConfig::default()
+    };
+    Solver::new(board, config).unwrap()
+}
+
+/// Whether the side to move wins, by full minimax over every move (memo on slime and snail).
+fn brute_wins(pos: &Position, memo: &mut HashMap<(u64, u8), bool>) -> bool {
+    if let rastros_core::Outcome::Won { winner, .. } = pos.outcome() {
+        return winner == pos.side_to_move();
+    }
+    let key = (pos.slime().0, pos.snail());
+    if let Some(&w) = memo.get(&key) {
+        return w;
+    }
+    let wins = pos
+        .legal_moves()
+        .iter()
+        .any(|to| !brute_wins(&pos.play_index(to).unwrap(), memo));
+    memo.insert(key, wins);
+    wins
+}
+
+/// Both forms of the certificate verify, with the certificate's winner and position count.
+fn assert_verifies(cert: &Certificate) {
+    for bytes in [cert.to_bytes(), cert.to_text().into_bytes()] {
+        let report = verify(&bytes);
+        assert_eq!(report.error, None, "{}", cert.to_text());
+        let header = report.header.unwrap();
+        assert_eq!(header.winner, cert.winner.index() as u8 + 1);
+        assert_eq!(header.moves, cert.moves);
+        assert_eq!(report.positions, cert.positions() as u64);
+    }
+}
+
+/// Certifies the position after `moves` from `start` and checks it against brute force.
+fn check(solver: &Solver, start: &Position, moves: &[u8], memo: &mut HashMap<(u64, u8), bool>) {
+    let cert = certify(solver, start, moves, None).unwrap();
+    let mut pos = *start;
+    for &m in moves {
+        pos = pos.play_index(m).unwrap();
+    }
+    let side = pos.side_to_move();
+    let winner = if brute_wins(&pos, memo) {
+        side
+    } else {
+        side.other()
+    };
+    assert_eq!(cert.winner, winner, "winner of {pos}");
+    assert_verifies(&cert);
+}
+
+/// Every position in progress reachable from `start` within `depth` plies, as one move
+/// list each.
+fn lines(start: &Position, depth: usize) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![(*start, Vec::new())];
+    while let Some((pos, moves)) = stack.pop() {
+        if pos.is_over() || !seen.insert((pos.slime(), pos.snail())) {
+            continue;
+        }
+        if moves.len() < depth {
+            for to in pos.legal_moves() {
+                let mut next = moves.clone();
+                next.push(to);
+                stack.push((pos.play_index(to).unwrap(), next));
+            }
+        }
+        out.push(moves);
+    }
+    out
+}
+
+fn starts(board: &'static Board) -> Vec<Position> {
+    (board.cells() - board.goals())
+        .iter()
+        .map(|c| Position::start(board, board.cell(c)).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_position_of_3x3_4x3_and_4x4_from_every_start() {
+    for (w, h) in [(3, 3), (4, 3), (3, 4), (4, 4)] {
+        let board = Board::new(w, h).unwrap();
+        let s = solver(board);
+        let mut memo = HashMap::new();
+        for start in starts(board) {
+            for moves in lines(&start, usize::MAX) {
+                check(&s, &start, &moves, &mut memo);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_first_two_plies_of_every_start_up_to_5x5() {
+    for (w, h) in [(5, 3), (3, 5), (5, 4), (4, 5), (5, 5)] {
+        let board = Board::new(w, h).unwrap();
+        let s = solver(board);
+        let mut memo = HashMap::new();
+        for start in starts(board) {
+            for moves in lines(&start, 2) {
+                check(&s, &start, &moves, &mut memo);
+            }
+        }
+    }
+}
+
+/// The 5x5 certificate from c3 in text form, and its board.
+fn five() -> (String, &'static Board) {
+    let board = Board::new(5, 5).unwrap();
+    let start = Position::centre(board).unwrap();
+    (
+        certify(&solver(board), &start, &[], None)
+            .unwrap()
+            .to_text(),
+        board,
+    )
+}
+
+/// `text` with its checksum line recomputed.
+fn resum(text: &str) -> Vec<u8> {
+    let body = &text[..text.rfind("checksum ").unwrap()];
+    format!("{body}checksum {:016x}\n", fnv1a(body.as_bytes())).into_bytes()
+}
+
+/// The verifier's error for the certificate after `edit` changed its lines (checksum
+/// recomputed); panics if the edit made no change or the certificate still verifies.
+fn refused(text: &str, edit: impl Fn(&mut Vec<String>)) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let before = lines.clone();
+    edit(&mut lines);
+    assert_ne!(lines, before, "the edit changed something");
+    let report = verify(&resum(&(lines.join("\n") + "\n")));
+    report.error.expect("a tampered certificate is refused")
+}
+
+/// The index of the first record line whose words satisfy `pred`.
+fn find(lines: &[String], pred: impl Fn(&[&str]) -> bool) -> usize {
+    lines
+        .iter()
+        .position(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            w.len() >= 2 && w[0].parse::<u32>().is_ok() && pred(&w)
+        })
+        .expect("such a record")
+}
+
+#[test]
+fn an_untouched_text_certificate_verifies_after_resumming() {
+    let (text, _) = five();
+    assert_eq!(verify(&resum(&text)).error, None);
+}
+
+#[test]
+fn a_removed_reply_of_the_loser_is_caught() {
+    let (text, _) = five();
+    let e = refused(&text, |l| {
+        let i = find(l, |w| w[1] == "loss" && w.len() >= 4);
+        let w: Vec<&str> = l[i].split_whitespace().collect();
+        l[i] = w[..w.len() - 2].join(" ");
+    });
+    assert!(e.contains("missing"), "{e}");
+}
+
+#[test]
+fn a_winning_move_to_a_position_not_covered_is_caught() {
+    let (text, board) = five();
+    // Record 0 is the start, c3 with player 1 to move, in its own orientation.
+    let start = Position::centre(board).unwrap();
+    let line = text.lines().find(|l| l.starts_with("0 win ")).unwrap();
+    let chosen: Vec<&str> = line.split_whitespace().collect();
+    let key = |to: &str| canonical(&start.play(to.parse().unwrap()).unwrap()).0;
+    let other = start
+        .legal_moves()
+        .iter()
+        .map(|c| board.cell(c).to_string())
+        .find(|c| key(c) != key(chosen[2]))
+        .unwrap();
+    refused(&text, |l| {
+        let i = find(l, |w| w[0] == "0");
+        l[i] = format!("0 win {other} {}", chosen[3]);
+    });
+}
+
+#[test]
+fn an_illegal_winning_move_is_caught() {
+    let (text, _) = five();
+    let e = refused(&text, |l| {
+        let i = find(l, |w| w[0] == "0");
+        let w: Vec<String> = l[i].split_whitespace().map(str::to_string).collect();
+        l[i] = format!("0 win e5 {}", w[3]); // not next to c3
+    });
+    assert!(e.contains("illegal"), "{e}");
+}
+
+#[test]
+fn a_swapped_winner_is_caught() {
+    let (text, _) = five();
+    refused(&text, |l| {
+        let i = l.iter().position(|x| x == "winner 1").unwrap();
+        l[i] = "winner 2".into();
+    });
+}
+
+/// A leaf with at least one matching edge and its words.
+fn leaf_with_edges(l: &[String]) -> (usize, Vec<String>) {
+    let i = find(l, |w| w[1].starts_with("leaf-") && w[2] != "/");
+    (i, l[i].split_whitespace().map(str::to_string).collect())
+}
+
+#[test]
+fn a_matching_edge_between_cells_not_next_to_each_other_is_caught() {
+    let (text, board) = five();
+    let e = refused(&text, |l| {
+        let (i, mut w) = leaf_with_edges(l);
+        let (a, _) = w[2].split_once('-').unwrap();
+        let a = a.to_string();
+        let ai = board.parse_cell(&a).unwrap();
+        let far = (board.cells() - board.neighbours(ai))
+            .iter()
+            .find(|&c| c != ai)
+            .unwrap();
+        w[2] = format!("{a}-{}", board.cell(far));
+        l[i] = w.join(" ");
+    });
+    assert!(e.contains("matching edge"), "{e}");
+}
+
+#[test]
+fn a_matching_one_edge_short_is_caught() {
+    let (text, _) = five();
+    let e = refused(&text, |l| {
+        let (i, mut w) = leaf_with_edges(l);
+        w.remove(2);
+        l[i] = w.join(" ");
+    });
+    assert!(e.contains("does not bound"), "{e}");
+}
+
+#[test]
+fn a_tutte_berge_set_that_does_not_bound_the_matching_is_caught() {
+    // In a lost leaf, the set widened by every matched cell: removing at least 2k cells of
+    // G leaves fewer odd components than cells, so the bound exceeds the matching's 2k.
+    let (text, _) = five();
+    let e = refused(&text, |l| {
+        let i = find(l, |w| w[1] == "leaf-loss" && w[2] != "/");
+        let w: Vec<&str> = l[i].split_whitespace().collect();
+        let slash = w.iter().position(|&x| x == "/").unwrap();
+        let mut cells: Vec<&str> = w[2..slash].iter().flat_map(|e| e.split('-')).collect();
+        cells.extend(&w[slash + 1..]);
+        cells.sort();
+        cells.dedup();
+        l[i] = format!("{} / {}", w[..slash].join(" "), cells.join(" "));
+    });
+    assert!(e.contains("does not bound"), "{e}");
+}
+
+#[test]
+fn empty_truncated_and_random_files_are_refused() {
+    let board = Board::new(5, 5).unwrap();
+    let cert = certify(&solver(board), &Position::centre(board).unwrap(), &[], None).unwrap();
+    assert!(verify(b"").error.unwrap().contains("empty"));
+    for bytes in [cert.to_bytes(), cert.to_text().into_bytes()] {
+        for cut in [0, 1, 8, 12, bytes.len() / 2, bytes.len() - 1] {
+            assert!(verify(&bytes[..cut]).error.is_some(), "cut at {cut}");
+        }
+    }
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for len in [1, 7, 16, 100, 5000] {
+        let random: Vec<u8> = (0..len)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed as u8
+            })
+            .collect();
+        assert!(verify(&random).error.is_some());
+        let mut headed = b"RASTCERT".to_vec();
+        headed.extend(&random);
+        assert!(verify(&headed).error.is_some());
+    }
+}
+
+/// A random small board, start and line of moves (stopping before the game ends).
+fn arb_line() -> impl Strategy<Value = (u32, u32, u64)> {
+    (3u32..=5, 3u32..=5, any::<u64>())
+}
+
+fn random_cert(w: u32, h: u32, mut seed: u64) -> (Certificate, Position) {
+    let board = Board::new(w, h).unwrap();
+    let starts = starts(board);
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let start = starts[(next() % starts.len() as u64) as usize];
+    let mut pos = start;
+    let mut moves = Vec::new();
+    for _ in 0..next() % 6 {
+        let legal: Vec<u8> = pos.legal_moves().iter().collect();
+        let to = legal[(next() % legal.len() as u64) as usize];
+        let after = pos.play_index(to).unwrap();
+        if after.is_over() {
+            break;
+        }
+        moves.push(to);
+        pos = after;
+    }
+    (certify(&solver(board), &start, &moves, None).unwrap(), pos)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_certificates_verify((w, h, seed) in arb_line()) {
+        let (cert, pos) = random_cert(w, h, seed);
+        let mover_wins = brute_wins(&pos, &mut HashMap::new());
+        let side = pos.side_to_move();
+        prop_assert_eq!(cert.winner == side, mover_wins);
+        assert_verifies(&cert);
+    }
+
+    /// Flipped bytes never make the verifier panic; with the checksum recomputed (so that
+    /// the parser and the checker see the damage) a certificate it still accepts names the
+    /// brute-force winner.
+    #[test]
+    fn byte_flips_never_panic(
+        (w, h, seed) in arb_line(),
+        flips in proptest::collection::vec((any::<usize>(), 1u8..=255), 1..4),
+        text in any::<bool>(),
+    ) {
+        let (cert, _) = random_cert(w, h, seed);
+        let original = if text { cert.to_text().into_bytes() } else { cert.to_bytes() };
+        let mut bytes = original.clone();
+        for &(at, x) in &flips {
+            let i = at % bytes.len();
+            bytes[i] ^= x;
+        }
+        prop_assert!(verify(&bytes).error.is_some() || bytes == original);
+        let resummed = if text {
+            match std::str::from_utf8(&bytes) {
+                Ok(t) if t.contains("checksum ") => resum(t),
+                _ => bytes.clone(),
+            }
+        } else {
+            let n = bytes.len() - 8;
+            let sum = fnv1a(&bytes[..n]);
+            bytes[n..].copy_from_slice(&sum.to_le_bytes());
+            bytes.clone()
+        };
+        let report = verify(&resummed);
+        if report.error.is_none() {
+            let header = report.header.unwrap();
+            let board = Board::new(header.width.into(), header.height.into()).unwrap();
+            let mut p = Position::start(board, board.cell(header.start)).unwrap();
+            for &m in &header.moves {
+                p = p.play_index(m).unwrap();
+            }
+            let side = p.side_to_move();
+            let winner = if brute_wins(&p, &mut HashMap::new()) { side } else { side.other() };
+            prop_assert_eq!(header.winner, winner.index() as u8 + 1);
+        }
+    }
+}
+
+#[test]
+fn both_players_win_some_certified_positions() {
+    // The small-board tests above cover wins of either player, with either to move.
+    let board = Board::new(4, 4).unwrap();
+    let s = solver(board);
+    let mut seen = [[false; 2]; 2];
+    for start in starts(board) {
+        for moves in lines(&start, 3) {
+            let cert = certify(&s, &start, &moves, None).unwrap();
+            seen[usize::from(cert.winner == Player::Two)][moves.len() % 2] = true;
+        }
+    }
+    assert_eq!(seen, [[true; 2]; 2]);
+}
+
+#[test]
+fn certificates_do_not_depend_on_threads_or_table_size() {
+    for (w, h, start) in [(5, 5, "c3"), (6, 5, "c3"), (6, 6, "c3")] {
+        let board = Board::new(w, h).unwrap();
+        let start = Position::start(board, start.parse().unwrap()).unwrap();
+        let bytes: Vec<Vec<u8>> = [(1, 1), (2, 1), (1, 32), (2, 32)]
+            .iter()
+            .map(|&(threads, hash_mb)| {
+                let config = SolverConfig {
+                    hash_mb,
+                    threads,
+                    ..SolverConfig::default()
+                };
+                let s = Solver::new(board, config).unwrap();
+                certify(&s, &start, &[], None).unwrap().to_bytes()
+            })
+            .collect();
+        assert!(bytes.windows(2).all(|p| p[0] == p[1]), "{w}x{h}");
+        assert_eq!(verify(&bytes[0]).error, None);
+    }
+}

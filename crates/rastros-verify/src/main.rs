@@ -1,0 +1,89 @@
+//! `rastros-verify FILE [--json]`: checks a Rastros certificate and says whether it is valid,
+//! in one line (exit 0 when valid, 1 otherwise).
+
+use std::process::ExitCode;
+
+use rastros_verify::{verify, Game, Report};
+
+/// The JSON form of a string.
+fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out + "\""
+}
+
+/// The error with the file it is about, when there is one.
+fn named(file: &str, error: &str) -> String {
+    if file.is_empty() {
+        error.to_string()
+    } else {
+        format!("{file}: {error}")
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.iter().any(|a| a == "--json");
+    let files: Vec<&String> = args.iter().filter(|a| *a != "--json").collect();
+    let (file, report) = match files.as_slice() {
+        [file] if !file.starts_with("--") => match std::fs::read(file) {
+            Ok(bytes) => (file.as_str(), verify(&bytes)),
+            Err(e) => (
+                file.as_str(),
+                Report { header: None, positions: 0, error: Some(format!("cannot read: {e}")) },
+            ),
+        },
+        _ => {
+            let error = "usage: rastros-verify FILE [--json]".to_string();
+            ("", Report { header: None, positions: 0, error: Some(error) })
+        }
+    };
+    let described = report.header.as_ref().and_then(|h| {
+        let game = Game::new(h).ok()?;
+        let start = if h.start < h.width * h.height { game.name(h.start) } else { "?".into() };
+        let moves: Vec<String> = h.moves.iter().map(|&m| game.name(m)).collect();
+        Some((h.winner, format!("{}x{}", h.width, h.height), start, moves))
+    });
+    if json {
+        let (winner, board, start, moves) = match &described {
+            Some((w, b, s, m)) => {
+                let moves: Vec<String> = m.iter().map(|c| quote(c)).collect();
+                let winner = if *w == 1 || *w == 2 { w.to_string() } else { "null".into() };
+                (winner, quote(b), quote(s), format!("[{}]", moves.join(",")))
+            }
+            None => ("null".into(), "null".into(), "null".into(), "[]".into()),
+        };
+        let error = report.error.as_ref().map_or("null".into(), |e| quote(&named(file, e)));
+        let valid = report.error.is_none();
+        let positions = report.positions;
+        println!(
+            "{{\"valid\":{valid},\"winner\":{winner},\"board\":{board},\"start\":{start},\"moves\":{moves},\"positions\":{positions},\"error\":{error}}}"
+        );
+    } else {
+        match (&report.error, &described) {
+            (None, Some((winner, board, start, moves))) => {
+                let moves = if moves.is_empty() { "-".to_string() } else { moves.join(" ") };
+                let k = report.positions;
+                println!(
+                    "valid: player {winner} wins {board} {start} {moves} ({k} positions checked)"
+                );
+            }
+            (error, _) => {
+                let error = error.as_deref().unwrap_or("no header");
+                println!("invalid: {}", named(file, error));
+            }
+        }
+    }
+    if report.error.is_none() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
