@@ -6,10 +6,12 @@
 //! - [`solver`]: the [`Solver`] API (value, winning moves, DTE, optimal moves, PV);
 //! - [`parallel`]: parallel perft;
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
+//! - [`fsio`]: files written whole or not at all, I/O errors that name their path, locks;
 //! - [`units`]: splitting a solve into work units for many machines, and merging.
 #![deny(missing_docs)]
 
 pub mod book;
+pub mod fsio;
 pub mod parallel;
 pub mod roots;
 pub mod score;

@@ -105,7 +105,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         ..SolverConfig::default()
     };
     let solver = Solver::new(board, config)?;
-    let oracle = match opening_book(args.book.as_deref(), board)? {
+    let oracle = match opening_book(args.book.as_deref(), &start)? {
         Some(book) => Oracle::new(solver, Box::new(BookScores(book))),
         None => Oracle::solver_only(solver),
     };
@@ -477,15 +477,31 @@ fn levels_help(lang: Lang) -> String {
     out.join("\n")
 }
 
-/// The book named on the command line (an error if it cannot be read), or the project's
-/// 7x7 book when it is there and fits the board.
+/// The book named on the command line (an error if it cannot be read or is from another
+/// start, so it cannot help this game), or the project's 7x7 book when it is there and fits
+/// the board and start.
 fn opening_book(
     path: Option<&std::path::Path>,
-    board: &'static rastros_core::Board,
+    start: &Position,
 ) -> Result<Option<rastros_solver::Book>, CliError> {
+    let board = start.board();
+    let book = match path {
+        Some(p) => rastros_solver::Book::open_for(p, board)?,
+        None => match rastros_solver::Book::open_for(DEFAULT_BOOK, board) {
+            Ok(book) => book,
+            Err(_) => return Ok(None),
+        },
+    };
     match path {
-        Some(p) => Ok(Some(rastros_solver::Book::open_for(p, board)?)),
-        None => Ok(rastros_solver::Book::open_for(DEFAULT_BOOK, board).ok()),
+        Some(p) if book.start() != *start => Err(CliError(format!(
+            "--book {}: the book starts from {}, not from this game's start {}, so it cannot \
+             help this game",
+            p.display(),
+            board.cell(book.start().snail()),
+            board.cell(start.snail())
+        ))),
+        None if book.start() != *start => Ok(None),
+        _ => Ok(Some(book)),
     }
 }
 
