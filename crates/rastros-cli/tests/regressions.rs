@@ -680,3 +680,36 @@ fn play_refuses_a_book_from_another_start() {
         "wrong board",
     );
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    let tmp = scratch();
+    let book = tmp.path().join("b.book");
+    ok(&[
+        "book",
+        "build",
+        "--board",
+        "5x5",
+        "--depth",
+        "5",
+        "--out",
+        s(&book),
+        "--hash-mb",
+        "8",
+    ]);
+    // Like `rastros book export b.book | head -1`: the reader closes the pipe at once.
+    let mut cmd = command(&["book", "export", s(&book)]);
+    cmd.stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    drop(child.stdout.take());
+    let run = wait(child, TIME_LIMIT);
+    assert!(!run.panicked(), "{}", run.stderr);
+    // Ended by SIGPIPE, as a Unix tool is, or by the error naming standard output.
+    assert!(
+        run.code.is_none() || (run.code == Some(2) && run.stderr.contains("standard output")),
+        "{:?}: {}",
+        run.code,
+        run.stderr
+    );
+}
