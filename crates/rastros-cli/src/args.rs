@@ -2,8 +2,9 @@
 
 use std::fmt;
 
+use std::time::Duration;
+
 use clap::Args;
-use std::sync::atomic::Ordering::Relaxed;
 
 use rastros_core::{Board, BoardSize, Cell, Position};
 use rastros_solver::{Solver, SolverConfig};
@@ -72,8 +73,8 @@ impl PositionArgs {
 /// How the solver runs: threads, table size, evaluators.
 #[derive(Debug, Args)]
 pub struct SearchArgs {
-    /// Worker threads (0 = one per core).
-    #[arg(long, default_value_t = 0)]
+    /// Worker threads (0 = one per core; at most 16 per core).
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Transposition table size in MiB; the table never grows past it (raise it for long
     /// solves: the 8x8 runs use 4096).
@@ -94,9 +95,48 @@ impl SearchArgs {
             ..SolverConfig::default()
         };
         let solver = Solver::new(board, config)?;
-        let flag = solver.interrupt_flag();
-        // Only the first solver of the process gets the handler; one is all the CLI makes.
-        let _ = ctrlc::set_handler(move || flag.store(true, Relaxed));
+        crate::signal::on_interrupt(solver.interrupt_flag());
         Ok(solver)
     }
+}
+
+/// Threads per core beyond which a thread count is refused: more only slows the work.
+pub const MAX_THREADS_PER_CORE: usize = 16;
+
+/// A `--threads` value: 0 (one per core) up to [`MAX_THREADS_PER_CORE`] per core.
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let limit = cores * MAX_THREADS_PER_CORE;
+    match text.trim().parse::<usize>() {
+        Ok(n) if n <= limit => Ok(n),
+        _ => Err(format!(
+            "expected a thread count from 0 (one per core) to {limit} ({MAX_THREADS_PER_CORE} \
+             per core on this machine of {cores})"
+        )),
+    }
+}
+
+/// The longest duration a time limit may have, in seconds (about 31 years).
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// A duration in seconds (`1.5`, `0`), finite, not negative and at most [`MAX_SECONDS`].
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if (0.0..=MAX_SECONDS).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "expected a number of seconds from 0 to {MAX_SECONDS:.0}"
+        )),
+    }
+}
+
+/// Refuses a depth (plies) of the argument `name` beyond the cells of `board`: no game on
+/// it lasts that long.
+pub fn check_depth(name: &str, depth: u32, board: &Board) -> Result<(), CliError> {
+    if depth > board.size() {
+        return Err(CliError(format!(
+            "{name} {depth}: at most {} plies on a {board} board (its cells)",
+            board.size()
+        )));
+    }
+    Ok(())
 }

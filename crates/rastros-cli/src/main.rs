@@ -7,7 +7,9 @@ mod args;
 mod cmd;
 mod i18n;
 mod report;
+mod signal;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -65,11 +67,18 @@ fn main() -> ExitCode {
         Command::SolveUnit(a) => cmd::units::solve_unit(a),
         Command::Merge(a) => cmd::units::merge(a),
     };
+    // A last flush, so that a full or closed standard output is an error, not a silence.
+    let result = result.and_then(|()| report::flush_stdout());
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("rastros: error: {e}");
-            ExitCode::from(2)
+            // Standard error may be full or closed as well: nothing more can be said then.
+            let _ = writeln!(std::io::stderr(), "rastros: error: {e}");
+            if signal::interrupted() {
+                ExitCode::from(130)
+            } else {
+                ExitCode::from(2)
+            }
         }
     }
 }

@@ -1,5 +1,12 @@
-//! Printing helpers shared by commands: cell lists, progress bars, memory.
+//! Printing helpers shared by commands: standard output that reports its errors, cell
+//! lists, progress bars, memory.
+//!
+//! Commands print with [`outln!`] and [`out!`], never `println!`: writing to a full disk
+//! (`> /dev/full`) or a closed pipe is then an error naming standard output, not a panic.
+//! Progress on standard error is best effort: a failure to draw it never stops the work.
 
+use std::fmt;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
@@ -10,6 +17,55 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rastros_core::{Board, Position};
 use rastros_solver::{Analysis, Solver};
 use serde_json::json;
+
+use crate::args::CliError;
+
+/// Writes `args` to standard output; a failure becomes a [`CliError`] naming it.
+pub fn write_stdout(args: fmt::Arguments<'_>) -> Result<(), CliError> {
+    std::io::stdout()
+        .lock()
+        .write_fmt(args)
+        .map_err(|e| CliError(format!("cannot write to standard output: {e}")))
+}
+
+/// Flushes standard output; a failure becomes a [`CliError`] naming it.
+pub fn flush_stdout() -> Result<(), CliError> {
+    std::io::stdout()
+        .flush()
+        .map_err(|e| CliError(format!("cannot write to standard output: {e}")))
+}
+
+/// Writes one line to standard output, returning from the calling function with a
+/// [`CliError`] when that fails (like `println!`, without the panic).
+macro_rules! outln {
+    () => {
+        $crate::report::write_stdout(format_args!("\n"))?
+    };
+    ($($arg:tt)*) => {
+        $crate::report::write_stdout(format_args!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
+/// Writes to standard output, returning from the calling function with a [`CliError`]
+/// when that fails (like `print!`, without the panic).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::report::write_stdout(format_args!($($arg)*))?
+    };
+}
+
+pub(crate) use {out, outln};
+
+/// Writes one line to standard error, ignoring failures: progress and notes must never
+/// stop the work (`2>/dev/full`).
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+pub(crate) use note;
 
 /// Cell names separated by spaces.
 pub fn names(board: &Board, cells: &[u8]) -> String {
@@ -117,26 +173,27 @@ pub fn analysis_json(
 }
 
 /// Prints the answer `a` about `pos` as text: diagram, value, moves, PV, nodes, time.
-pub fn print_analysis(pos: &Position, a: &Analysis) {
+pub fn print_analysis(pos: &Position, a: &Analysis) -> Result<(), CliError> {
     let board = pos.board();
-    print!("{}", pos.diagram());
-    println!("position      {pos}");
-    println!("to move       player {}", pos.side_to_move());
+    out!("{}", pos.diagram());
+    outln!("position      {pos}");
+    outln!("to move       player {}", pos.side_to_move());
     match a.dte {
-        Some(dte) => println!("value         {} in {dte} plies", a.value),
-        None => println!("value         {}", a.value),
+        Some(dte) => outln!("value         {} in {dte} plies", a.value),
+        None => outln!("value         {}", a.value),
     }
     if let Some(w) = &a.winning_moves {
-        println!("winning moves {}", names(board, w));
+        outln!("winning moves {}", names(board, w));
     }
     if let Some(b) = &a.best_moves {
-        println!("optimal moves {}", names(board, b));
+        outln!("optimal moves {}", names(board, b));
     }
     if let Some(pv) = &a.pv {
-        println!("pv            {}", names(board, pv));
+        outln!("pv            {}", names(board, pv));
     }
-    println!("nodes         {}", a.stats.nodes);
-    println!("time          {:.3} s", a.seconds);
+    outln!("nodes         {}", a.stats.nodes);
+    outln!("time          {:.3} s", a.seconds);
+    Ok(())
 }
 
 /// A progress bar on stderr over the root moves of a root-by-root solve: moves done and

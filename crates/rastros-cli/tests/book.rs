@@ -2,47 +2,11 @@
 //! messages for books that do not cover a position or are damaged, export and import,
 //! resuming a stopped build, and the survey files.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn rastros(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rastros"))
-        .args(args)
-        .output()
-        .expect("the rastros binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = rastros(args);
-    assert!(
-        out.status.success(),
-        "rastros {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Runs a command that must fail with exit code 2; returns its stderr.
-fn fails(args: &[&str]) -> String {
-    let out = rastros(args);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "rastros {args:?} should fail with code 2"
-    );
-    String::from_utf8(out.stderr).unwrap()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rastros-cli-book-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{command, fails, ok, s, scratch};
 
 fn build(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     let out = dir.join(name);
@@ -64,8 +28,9 @@ fn build(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
 
 #[test]
 fn probe_json_agrees_with_solve() {
-    let dir = temp_dir("probe");
-    let book = build(&dir, "b.book", &[]);
+    let tmp = scratch();
+    let dir = tmp.path();
+    let book = build(dir, "b.book", &[]);
     for moves in ["", "b2", "b2 c2", "d4 d5 c4"] {
         let probe: serde_json::Value = serde_json::from_str(&ok(&[
             "book",
@@ -117,13 +82,13 @@ fn probe_json_agrees_with_solve() {
         serde_json::from_str(&ok(&["book", "info", s(&book), "--json"])).unwrap();
     assert_eq!(info["depth"], 4);
     assert_eq!(info["board"], "5x5");
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn positions_the_book_does_not_cover_and_damaged_books_fail_clearly() {
-    let dir = temp_dir("errors");
-    let book = build(&dir, "b.book", &[]);
+    let tmp = scratch();
+    let dir = tmp.path();
+    let book = build(dir, "b.book", &[]);
     let err = fails(&[
         "book",
         "probe",
@@ -156,14 +121,15 @@ fn positions_the_book_does_not_cover_and_damaged_books_fail_clearly() {
     assert!(err.contains("unsupported book format version 9"), "{err}");
 
     let err = fails(&["book", "probe", s(&dir.join("missing.book"))]);
-    assert!(err.contains("book i/o"), "{err}");
-    let _ = std::fs::remove_dir_all(dir);
+    assert!(err.contains("cannot read book "), "{err}");
+    assert!(err.contains("missing.book"), "{err}");
 }
 
 #[test]
 fn export_import_and_resume() {
-    let dir = temp_dir("roundtrip");
-    let book = build(&dir, "b.book", &[]);
+    let tmp = scratch();
+    let dir = tmp.path();
+    let book = build(dir, "b.book", &[]);
     let jsonl = dir.join("b.jsonl");
     ok(&[
         "book",
@@ -215,24 +181,24 @@ fn export_import_and_resume() {
         );
     }
     assert!(dir.join("resumed.book.ckpt").exists());
-    build(&dir, "resumed.book", &[]);
+    build(dir, "resumed.book", &[]);
     assert!(!dir.join("resumed.book.ckpt").exists());
     assert_eq!(
         std::fs::read(&book).unwrap(),
         std::fs::read(&resumed).unwrap()
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn survey_writes_and_merges_its_files() {
-    let dir = temp_dir("survey");
+    let tmp = scratch();
+    let dir = tmp.path();
     ok(&[
         "survey",
         "--max-side",
         "4",
         "--out",
-        s(&dir),
+        s(dir),
         "--hash-mb",
         "8",
     ]);
@@ -252,7 +218,7 @@ fn survey_writes_and_merges_its_files() {
         "c3",
         "--merge",
         "--out",
-        s(&dir),
+        s(dir),
         "--hash-mb",
         "8",
     ]);
@@ -270,7 +236,7 @@ fn survey_writes_and_merges_its_files() {
         "0",
         "--merge",
         "--out",
-        s(&dir),
+        s(dir),
         "--hash-mb",
         "8",
     ];
@@ -279,18 +245,24 @@ fn survey_writes_and_merges_its_files() {
     assert!(csv.ends_with("5,5,c3,win,17\n5,5,b4,win,\n"), "{csv}");
     let md = std::fs::read_to_string(dir.join("survey.md")).unwrap();
     assert!(md.contains("| **4** | · | W |"), "{md}");
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn a_killed_survey_keeps_every_finished_row() {
-    let dir = temp_dir("survey-killed");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rastros"))
-        .args(["survey", "--boards", "7x7", "--hash-mb", "16", "--out"])
-        .arg(&dir)
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let tmp = scratch();
+    let dir = tmp.path();
+    let mut child = command(&[
+        "survey",
+        "--boards",
+        "7x7",
+        "--hash-mb",
+        "16",
+        "--out",
+        s(dir),
+    ])
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
     // Wait for the first rows, then kill the survey without warning.
     let csv = dir.join("survey.csv");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
@@ -318,5 +290,4 @@ fn a_killed_survey_keeps_every_finished_row() {
     assert!(std::fs::read_to_string(dir.join("survey.md"))
         .unwrap()
         .contains("### 7x7"));
-    let _ = std::fs::remove_dir_all(dir);
 }

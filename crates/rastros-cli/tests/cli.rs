@@ -1,31 +1,9 @@
 //! The `rastros` binary end to end: perft, solve and analyze output, and clear errors with
 //! exit code 2 for bad input.
 
-use std::process::{Command, Output};
+mod common;
 
-fn rastros(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rastros"))
-        .args(args)
-        .output()
-        .expect("run rastros")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = rastros(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-fn fails_with(args: &[&str], message: &str) {
-    let out = rastros(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains(message), "{args:?}: {stderr}");
-}
+use common::{fails_with, json};
 
 #[test]
 fn perft_json_and_divide() {

@@ -2,24 +2,14 @@
 //! `merge --json` against `solve --json`, `solve --checkpoint` / `--resume`, and the
 //! refusals with exit code 2.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use common::{fails, ok as run_ok, rastros, s as path, scratch};
+use rastros_solver::Checkpoint;
 use serde_json::Value;
-
-/// Runs `rastros` with `args`: stdout, stderr and the exit code.
-fn rastros(args: &[&str]) -> (String, String, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rastros"))
-        .args(args)
-        .output()
-        .expect("the rastros binary runs");
-    (
-        String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-        out.status.code().expect("exited normally"),
-    )
-}
 
 /// Runs `rastros` with `args` and small solver settings where they apply, expecting
 /// success; stdout.
@@ -28,25 +18,11 @@ fn ok(args: &[&str]) -> String {
     if matches!(args[0], "solve" | "solve-unit") {
         all.extend(["--threads", "1", "--hash-mb", "8"]);
     }
-    let (out, err, code) = rastros(&all);
-    assert_eq!(code, 0, "rastros {all:?}\nstderr: {err}\nstdout: {out}");
-    out
+    run_ok(&all)
 }
 
 fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-}
-
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rastros-cli-units-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 temp path")
 }
 
 /// The unit files of a split directory, sorted.
@@ -81,8 +57,9 @@ fn same_answer(a: &Value, b: &Value) {
 }
 
 /// split -> solve-unit on every file -> merge --json equals solve --json.
-fn check_split(position: &[&str], depth: &str, mode: &str, name: &str) {
-    let dir = scratch(name).join("units");
+fn check_split(position: &[&str], depth: &str, mode: &str) {
+    let tmp = scratch();
+    let dir = tmp.path().join("units");
     let mut split = vec!["split"];
     split.extend_from_slice(position);
     split.extend(["--depth", depth, "--out", path(&dir)]);
@@ -99,19 +76,18 @@ fn check_split(position: &[&str], depth: &str, mode: &str, name: &str) {
     solve.extend_from_slice(position);
     let direct = json(&ok(&solve));
     same_answer(&merged, &direct);
-    fs::remove_dir_all(dir.parent().unwrap()).unwrap();
 }
 
 #[test]
 fn split_solve_unit_merge_equals_solve_on_5x5() {
-    check_split(&["--board", "5x5"], "2", "dte", "5x5");
+    check_split(&["--board", "5x5"], "2", "dte");
 }
 
 #[test]
 fn split_solve_unit_merge_equals_solve_on_a_late_6x6_position() {
     let pos = ["--board", "6x6", "--start", "c3", "--moves", "d4 e4 e5"];
-    check_split(&pos, "2", "dte", "6x6-late");
-    check_split(&pos, "3", "winning", "6x6-late-winning");
+    check_split(&pos, "2", "dte");
+    check_split(&pos, "3", "winning");
 }
 
 #[test]
@@ -122,12 +98,13 @@ fn split_solve_unit_merge_with_a_position_string() {
         "--moves",
         "b2",
     ];
-    check_split(&pos, "3", "dte", "5x5-position");
+    check_split(&pos, "3", "dte");
 }
 
 #[test]
 fn merge_refuses_a_missing_result_with_exit_code_2() {
-    let dir = scratch("missing").join("units");
+    let tmp = scratch();
+    let dir = tmp.path().join("units");
     ok(&[
         "split",
         "--board",
@@ -141,13 +118,14 @@ fn merge_refuses_a_missing_result_with_exit_code_2() {
     for f in &files[1..] {
         ok(&["solve-unit", path(f)]);
     }
-    let (out, err, code) = rastros(&["merge", path(&dir), "--json"]);
-    assert_eq!(code, 2, "{out}{err}");
-    assert_eq!(out, "");
+    let run = rastros(&["merge", path(&dir), "--json"]);
+    let err = run.stderr;
+    assert_eq!(run.code, Some(2), "{}{err}", run.stdout);
+    assert_eq!(run.stdout, "");
     assert!(err.starts_with("rastros: error: missing result:"), "{err}");
     assert!(err.contains("unit-000000.pos"), "{err}");
     // A second split into the same directory is refused too.
-    let (_, err, code) = rastros(&[
+    let err = fails(&[
         "split",
         "--board",
         "5x5",
@@ -156,18 +134,16 @@ fn merge_refuses_a_missing_result_with_exit_code_2() {
         "--out",
         path(&dir),
     ]);
-    assert_eq!(code, 2);
     assert!(err.contains("already holds a split"), "{err}");
     // Solving the last unit makes the merge go through.
     ok(&["solve-unit", path(&files[0])]);
     json(&ok(&["merge", path(&dir), "--json"]));
-    fs::remove_dir_all(dir.parent().unwrap()).unwrap();
 }
 
 #[test]
 fn solve_resumes_from_a_checkpoint_file() {
-    let dir = scratch("resume");
-    let cp = dir.join("cp.json");
+    let tmp = scratch();
+    let cp = tmp.path().join("cp.json");
     let pos = ["--board", "6x6", "--start", "c3"];
     let direct = json(&ok(&[&["solve", "--json"], &pos[..]].concat()));
     let full = json(&ok(&[
@@ -176,12 +152,12 @@ fn solve_resumes_from_a_checkpoint_file() {
     ]
     .concat()));
     same_answer(&full, &direct);
-    // As if interrupted after three root moves: keep the first three entries.
-    let mut saved = json(&fs::read_to_string(&cp).unwrap());
-    let done = saved["done"].as_array_mut().unwrap();
-    assert_eq!(done.len(), 8);
-    done.truncate(3);
-    fs::write(&cp, saved.to_string()).unwrap();
+    // As if interrupted after three root moves: keep the first three entries (through the
+    // library, which seals the file with its checksum again).
+    let mut saved = Checkpoint::load(&cp).unwrap();
+    assert_eq!(saved.done.len(), 8);
+    saved.done.truncate(3);
+    saved.save(&cp).unwrap();
     let resumed = json(&ok(&[
         &["solve", "--json", "--resume", path(&cp)],
         &pos[..],
@@ -197,11 +173,8 @@ fn solve_resumes_from_a_checkpoint_file() {
     );
 
     // A new checkpoint never overwrites a file; a checkpoint is for one position.
-    let (_, err, code) = rastros(&[&["solve", "--checkpoint", path(&cp)], &pos[..]].concat());
-    assert_eq!(code, 2);
+    let err = fails(&[&["solve", "--checkpoint", path(&cp)], &pos[..]].concat());
     assert!(err.contains("already exists"), "{err}");
-    let (_, err, code) = rastros(&["solve", "--board", "5x5", "--resume", path(&cp)]);
-    assert_eq!(code, 2);
+    let err = fails(&["solve", "--board", "5x5", "--resume", path(&cp)]);
     assert!(err.contains("is a checkpoint for the position"), "{err}");
-    fs::remove_dir_all(&dir).unwrap();
 }

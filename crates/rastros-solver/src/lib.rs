@@ -35,6 +35,7 @@
 //! - [`parallel`]: parallel perft;
 //! - [`player`]: the computer player (exact verdicts, levels perfect / strong / easy);
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
+//! - [`fsio`]: files written whole or not at all, I/O errors that name their path, locks;
 //! - [`units`]: splitting a solve into work units for many machines, and merging;
 //! - [`certify`](mod@certify): certificates of who wins, for the independent checker
 //!   `rastros-verify`;
@@ -48,6 +49,7 @@
 
 pub mod book;
 pub mod certify;
+pub mod fsio;
 pub mod key;
 pub mod parallel;
 pub mod player;

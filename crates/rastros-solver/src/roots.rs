@@ -19,19 +19,25 @@
 //!
 //! # Checkpoint files
 //!
-//! After every finished root move the [`Checkpoint`] is written atomically (to `FILE.tmp`,
-//! synced, then renamed over `FILE`), so an interruption at any moment leaves either the
-//! previous or the new checkpoint, never a partial one. It is a JSON object:
+//! After every finished root move the [`Checkpoint`] is written whole or not at all
+//! ([`fsio::write_atomic`]: a uniquely named temporary file beside `FILE`, synced, then
+//! renamed over it), so an interruption at any moment leaves either the previous or the new
+//! checkpoint, never a partial one. It is a JSON object on one line:
 //!
 //! ```text
-//! {"format":"rastros-checkpoint 1","position":"5x5 ...../...../..o../...../..... 1",
+//! {"format":"rastros-checkpoint 2","checksum":"5f0c0e3b8a6d1c27",
+//!  "position":"5x5 ...../...../..o../...../..... 1",
 //!  "mode":"dte","root_moves":8,"done":[
 //!   {"move":"b2","value":"loss","dte":18,"pv":["b2","c1",...,"e2"],"nodes":2726,"seconds":0.012},
 //!   {"move":"c2","value":"win","dte":19,"pv":["c2","d1",...,"a1"],"nodes":993,"seconds":0.011},
 //!   {"move":"d2","value":"loss","dte":18,"pv":null,"nodes":1463,"seconds":0.0002}]}
 //! ```
 //!
-//! (one line in the file; shortened here). `value` and `dte` are for the root's side to
+//! (one line in the file; shortened here). `checksum` is the FNV-1a 64 ([`fsio::fnv1a64`])
+//! of the file's bytes with the checksum's 16 hex digits written as zeros: any edit of the
+//! file is detected, and the checkpoint refused. Version 1 checkpoints (without the checksum)
+//! are refused with a message saying so. A principal variation read back must be legal from
+//! the root, last `dte` plies and end the game as `value` says. `value` and `dte` are for the root's side to
 //! move when playing `move` (the child's score seen from the parent); `dte` is `null`
 //! outside DTE mode; `pv` (DTE mode, moves that were best so far) is a principal variation
 //! from the root starting with `move`; `nodes` and
@@ -54,20 +60,22 @@
 //! ```
 
 use std::fmt;
-use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rastros_core::{Board, Outcome, Position};
 use serde::{Deserialize, Serialize};
 
+use crate::fsio::{self, IoError};
 use crate::score::{Score, Value};
 use crate::search::Stats;
 use crate::solver::{terminal_score, Analysis, Mode, SolveError, Solver};
 
 /// The first field of every checkpoint file.
-pub const CHECKPOINT_FORMAT: &str = "rastros-checkpoint 1";
+pub const CHECKPOINT_FORMAT: &str = "rastros-checkpoint 2";
+
+/// The checksum field as written before its value is known.
+const CHECKSUM_PLACEHOLDER: &str = "0000000000000000";
 
 /// A cell name on `board` read back as an index.
 pub(crate) fn parse_cell(board: &Board, name: &str) -> Result<u8, String> {
@@ -90,35 +98,36 @@ pub(crate) fn check_line(pos: &Position, line: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes `bytes` to `path` atomically: to `path.tmp` first, then renamed over `path`, so
-/// a reader sees the old file or the new one, never a part. With `sync`, the data and the
-/// rename are also flushed to disk before returning.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8], sync: bool) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    {
-        let mut file = fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        if sync {
-            file.sync_all()?;
-        }
+/// Checks a principal variation read back from a file: legal from `pos`, exactly `dte`
+/// plies long, and ending the game with the side to move at `pos` winning exactly when
+/// `value` is a win.
+pub(crate) fn check_pv(pos: &Position, pv: &[u8], value: Value, dte: u32) -> Result<(), String> {
+    check_line(pos, pv)?;
+    if pv.len() as u32 != dte {
+        return Err(format!(
+            "the principal variation has {} moves but the dte is {dte}",
+            pv.len()
+        ));
     }
-    fs::rename(&tmp, path)?;
-    if sync {
-        // Make the rename itself durable where the platform allows syncing a directory.
-        if let Some(dir) = path.parent() {
-            let dir = if dir.as_os_str().is_empty() {
-                Path::new(".")
+    let mut end = *pos;
+    for &to in pv {
+        end.play_unchecked(to);
+    }
+    match end.outcome() {
+        Outcome::InProgress => Err("the principal variation does not end the game".into()),
+        Outcome::Won { winner, .. } => {
+            let wins = winner == pos.side_to_move();
+            if wins == (value == Value::Win) {
+                Ok(())
             } else {
-                dir
-            };
-            if let Ok(d) = fs::File::open(dir) {
-                let _ = d.sync_all();
+                Err(format!(
+                    "the principal variation ends in a {} for the side to move, but the value \
+                     is {value}",
+                    if wins { "win" } else { "loss" }
+                ))
             }
         }
     }
-    Ok(())
 }
 
 /// One finished root move.
@@ -163,7 +172,7 @@ pub enum CheckpointError {
     Io {
         /// The file.
         path: String,
-        /// What went wrong.
+        /// The whole message: what was done, the file and what went wrong.
         message: String,
     },
     /// The file is not a valid checkpoint.
@@ -198,7 +207,7 @@ pub enum CheckpointError {
 impl fmt::Display for CheckpointError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CheckpointError::Io { path, message } => write!(f, "{path}: {message}"),
+            CheckpointError::Io { message, .. } => f.write_str(message),
             CheckpointError::Malformed { path, reason } => {
                 write!(f, "{path} is not a valid checkpoint: {reason}")
             }
@@ -227,6 +236,15 @@ impl fmt::Display for CheckpointError {
 }
 
 impl std::error::Error for CheckpointError {}
+
+impl From<IoError> for CheckpointError {
+    fn from(e: IoError) -> Self {
+        CheckpointError::Io {
+            path: e.path().display().to_string(),
+            message: e.to_string(),
+        }
+    }
+}
 
 /// Why a root-by-root solve failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -284,6 +302,8 @@ pub struct Checkpoint {
 #[derive(Serialize, Deserialize)]
 struct CheckpointFile {
     format: String,
+    #[serde(default)]
+    checksum: String,
     position: String,
     mode: String,
     root_moves: usize,
@@ -347,6 +367,7 @@ impl Checkpoint {
         let board = self.position.board();
         let file = CheckpointFile {
             format: CHECKPOINT_FORMAT.to_string(),
+            checksum: CHECKSUM_PLACEHOLDER.to_string(),
             position: self.position.to_string(),
             mode: self.mode.to_string(),
             root_moves: self.root_moves().len(),
@@ -366,7 +387,13 @@ impl Checkpoint {
                 })
                 .collect(),
         };
-        serde_json::to_string(&file).expect("a checkpoint serialises") + "\n"
+        let text = serde_json::to_string(&file).expect("a checkpoint serialises") + "\n";
+        let sum = format!("{:016x}", fsio::fnv1a64(text.as_bytes()));
+        text.replacen(
+            &format!("\"checksum\":\"{CHECKSUM_PLACEHOLDER}\""),
+            &format!("\"checksum\":\"{sum}\""),
+            1,
+        )
     }
 
     /// Reads a checkpoint from its JSON text, checking it throughout; `name` labels errors.
@@ -379,11 +406,30 @@ impl Checkpoint {
 
     fn parse(text: &str) -> Result<Checkpoint, String> {
         let file: CheckpointFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if file.format == "rastros-checkpoint 1" {
+            return Err(format!(
+                "format '{}' has no checksum (written by an older rastros); this program \
+                 reads '{CHECKPOINT_FORMAT}': remove the file and solve again",
+                file.format
+            ));
+        }
         if file.format != CHECKPOINT_FORMAT {
             return Err(format!(
                 "format '{}', expected '{CHECKPOINT_FORMAT}'",
                 file.format
             ));
+        }
+        let field = format!("\"checksum\":\"{}\"", file.checksum);
+        if file.checksum.len() != 16 || !text.contains(&field) {
+            return Err("the checksum field is missing or malformed".into());
+        }
+        let zeroed = text.replacen(
+            &field,
+            &format!("\"checksum\":\"{CHECKSUM_PLACEHOLDER}\""),
+            1,
+        );
+        if format!("{:016x}", fsio::fnv1a64(zeroed.as_bytes())) != file.checksum {
+            return Err("the checksum does not match: the file was changed or damaged".into());
         }
         let position: Position = file
             .position
@@ -421,13 +467,15 @@ impl Checkpoint {
                         .iter()
                         .map(|n| parse_cell(board, n))
                         .collect::<Result<Vec<u8>, String>>()?;
-                    check_line(&position, &pv)?;
-                    if pv.first() != Some(&to) || Some(pv.len() as u32) != m.dte {
+                    if pv.first() != Some(&to) {
                         return Err(format!(
-                            "move {}: the principal variation must start with it and last dte plies",
+                            "move {}: the principal variation must start with it",
                             m.to
                         ));
                     }
+                    let dte = m.dte.ok_or(format!("move {}: a pv needs a dte", m.to))?;
+                    check_pv(&position, &pv, value, dte)
+                        .map_err(|e| format!("move {}: {e}", m.to))?;
                     Some(pv)
                 }
             };
@@ -451,20 +499,17 @@ impl Checkpoint {
 
     /// Reads and checks the checkpoint file `path`.
     pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
-        let name = path.display().to_string();
-        let text = fs::read_to_string(path).map_err(|e| CheckpointError::Io {
-            path: name.clone(),
-            message: e.to_string(),
-        })?;
-        Checkpoint::from_json(&text, &name)
+        let text = fsio::read_to_string(path, "checkpoint")?;
+        Checkpoint::from_json(&text, &path.display().to_string())
     }
 
-    /// Writes the checkpoint to `path` atomically (`path.tmp`, sync, rename).
+    /// Writes the checkpoint to `path` whole or not at all ([`fsio::write_atomic`]).
     pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
-        write_atomic(path, self.to_json().as_bytes(), true).map_err(|e| CheckpointError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })
+        Ok(fsio::write_atomic(
+            path,
+            "checkpoint",
+            self.to_json().as_bytes(),
+        )?)
     }
 
     /// Checks that this checkpoint (read from `path`) is for `position` in `mode`.

@@ -17,7 +17,7 @@
 //! let csv = survey::to_csv(&rows);
 //! assert!(csv.starts_with("width,height,start,value,dte\n3,3,"));
 //! let back = survey::parse_csv(&csv).unwrap();
-//! assert!(back.iter().zip(&rows).all(|(a, b)| (a.start, a.score()) == (b.start, b.score())));
+//! assert!(back.iter().zip(&rows).all(|(a, b)| (a.start(), a.score()) == (b.start(), b.score())));
 //! ```
 
 use std::collections::BTreeMap;
@@ -30,31 +30,115 @@ use rastros_core::{Board, Position};
 use crate::score::{Score, Value};
 use crate::solver::{SolveError, Solver, SolverConfig, SolverError};
 
-/// One start position of the survey.
+/// One start position of the survey: a board, a start cell of it (never a goal), and what
+/// is known of the start position for player 1 to move. Built by [`SurveyRow::new`], which
+/// checks the start cell, so every method answers for any row.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SurveyRow {
-    /// Board width.
-    pub width: u8,
-    /// Board height.
-    pub height: u8,
-    /// Start cell index (`rank * width + file`).
-    pub start: u8,
-    /// The value for player 1 to move, or `None` when its search did not finish within the
-    /// time limit.
-    pub value: Option<Value>,
-    /// The distance to the end, or `None` when its search did not finish within the time
-    /// limit (or the value is not known).
-    pub dte: Option<u32>,
-    /// Seconds the search took, value and DTE (0 for rows read from a CSV file).
-    pub seconds: f64,
-    /// Seconds the value took (0 for rows read from a CSV file).
-    pub value_seconds: f64,
+    board: &'static Board,
+    start: u8,
+    value: Option<Value>,
+    dte: Option<u32>,
+    seconds: f64,
+    value_seconds: f64,
 }
 
 impl SurveyRow {
+    /// The row of the start cell index `start` of `board` (refused when off the board or a
+    /// goal), with the value (`None`: its search did not finish in time) and the distance to
+    /// the end (`None`: not known; only given with a value), and no time spent.
+    ///
+    /// ```
+    /// use rastros_core::Board;
+    /// use rastros_solver::survey::SurveyRow;
+    /// use rastros_solver::Value;
+    /// let b = Board::new(5, 5).unwrap();
+    /// let row = SurveyRow::new(b, b.parse_cell("c3").unwrap(), Some(Value::Win), Some(17)).unwrap();
+    /// assert_eq!((row.start_name(), row.width()), ("c3".to_string(), 5));
+    /// assert!(SurveyRow::new(b, 25, None, None).is_err()); // off the board
+    /// assert!(SurveyRow::new(b, b.parse_cell("a1").unwrap(), None, None).is_err()); // a goal
+    /// ```
+    pub fn new(
+        board: &'static Board,
+        start: u8,
+        value: Option<Value>,
+        dte: Option<u32>,
+    ) -> Result<SurveyRow, SurveyError> {
+        if u32::from(start) >= board.size() {
+            return Err(SurveyError::Row(format!(
+                "start cell index {start} is off the {board} board"
+            )));
+        }
+        if board.goals().has(start) {
+            return Err(SurveyError::Row(format!(
+                "{} is a goal of {board}, not a start cell",
+                board.cell(start)
+            )));
+        }
+        if value.is_none() && dte.is_some() {
+            return Err(SurveyError::Row(
+                "a distance to the end without a value".into(),
+            ));
+        }
+        Ok(SurveyRow {
+            board,
+            start,
+            value,
+            dte,
+            seconds: 0.0,
+            value_seconds: 0.0,
+        })
+    }
+
+    /// The row with the seconds its search took in all, and those the value took.
+    pub fn timed(self, seconds: f64, value_seconds: f64) -> SurveyRow {
+        SurveyRow {
+            seconds,
+            value_seconds,
+            ..self
+        }
+    }
+
     /// The board of the row.
     pub fn board(&self) -> &'static Board {
-        Board::new(self.width.into(), self.height.into()).expect("rows hold valid boards")
+        self.board
+    }
+
+    /// Board width.
+    pub fn width(&self) -> u8 {
+        self.board.width()
+    }
+
+    /// Board height.
+    pub fn height(&self) -> u8 {
+        self.board.height()
+    }
+
+    /// Start cell index (`rank * width + file`).
+    pub fn start(&self) -> u8 {
+        self.start
+    }
+
+    /// The value for player 1 to move, or `None` when its search did not finish within the
+    /// time limit.
+    pub fn value(&self) -> Option<Value> {
+        self.value
+    }
+
+    /// The distance to the end, or `None` when its search did not finish within the time
+    /// limit (or the value is not known).
+    pub fn dte(&self) -> Option<u32> {
+        self.dte
+    }
+
+    /// Seconds the search took, value and DTE (0 for rows read from a CSV file).
+    pub fn seconds(&self) -> f64 {
+        self.seconds
+    }
+
+    /// Seconds the value took (0 for rows read from a CSV file).
+    pub fn value_seconds(&self) -> f64 {
+        self.value_seconds
     }
 
     /// Value and DTE, when both are known.
@@ -72,11 +156,11 @@ impl SurveyRow {
 
     /// The start cell's name, like `d4`.
     pub fn start_name(&self) -> String {
-        self.board().cell(self.start).to_string()
+        self.board.cell(self.start).to_string()
     }
 
     fn sort_key(&self) -> (u8, u8, u8) {
-        (self.width, self.height, self.start)
+        (self.width(), self.height(), self.start)
     }
 }
 
@@ -104,6 +188,8 @@ pub enum SurveyError {
     Solve(SolveError),
     /// The interrupt flag was set.
     Interrupted,
+    /// A row was given a start cell off its board or on a goal.
+    Row(String),
     /// A CSV file could not be read.
     Csv {
         /// Line number, from 1.
@@ -120,6 +206,7 @@ impl std::fmt::Display for SurveyError {
             SurveyError::Start(e) => e.fmt(f),
             SurveyError::Solve(e) => e.fmt(f),
             SurveyError::Interrupted => write!(f, "the survey was interrupted"),
+            SurveyError::Row(e) => f.write_str(e),
             SurveyError::Csv { line, reason } => write!(f, "survey CSV line {line}: {reason}"),
         }
     }
@@ -131,6 +218,8 @@ impl std::error::Error for SurveyError {}
 /// by width then height.
 pub fn boards(min_side: u32, max_side: u32, max_cells: u32) -> Vec<&'static Board> {
     let mut out = Vec::new();
+    // No side of a board of at most 64 cells, the other side at least 2, passes 32.
+    let max_side = max_side.min(32);
     for w in min_side.max(2)..=max_side {
         for h in min_side.max(2)..=max_side {
             if w * h <= max_cells.min(64) {
@@ -163,6 +252,8 @@ pub fn survey_board(
         if interrupt.load(Relaxed) {
             return Err(SurveyError::Interrupted);
         }
+        // Checks the start cell before anything names it.
+        SurveyRow::new(board, start, None, None)?;
         let pos = Position::start(board, board.cell(start)).map_err(SurveyError::Start)?;
         let clock = Instant::now();
         let value = within(&solver, config.time_limit, interrupt, || solver.value(&pos))?;
@@ -173,15 +264,8 @@ pub fn survey_board(
             })?,
             None => None,
         };
-        let row = SurveyRow {
-            width: board.width(),
-            height: board.height(),
-            start,
-            value,
-            dte: dte.map(|s| s.dte),
-            seconds: clock.elapsed().as_secs_f64(),
-            value_seconds,
-        };
+        let row = SurveyRow::new(board, start, value, dte.map(|s| s.dte))?
+            .timed(clock.elapsed().as_secs_f64(), value_seconds);
         on_row(&row);
         rows.push(row);
     }
@@ -198,7 +282,8 @@ fn within<T: Send>(
     search: impl FnOnce() -> Result<T, SolveError>,
 ) -> Result<Option<T>, SurveyError> {
     let flag = solver.interrupt_flag();
-    let deadline = limit.map(|d| Instant::now() + d);
+    // A limit too far to represent is no limit (never a panic on a caller's Duration::MAX).
+    let deadline = limit.and_then(|d| Instant::now().checked_add(d));
     let finished = AtomicBool::new(false);
     if deadline.is_some_and(|d| Instant::now() >= d) {
         // No time at all (a zero limit): the search stops at its first node.
@@ -239,8 +324,8 @@ pub fn to_csv(rows: &[SurveyRow]) -> String {
         let _ = writeln!(
             out,
             "{},{},{},{value},{dte}",
-            r.width,
-            r.height,
+            r.width(),
+            r.height(),
             r.start_name(),
         );
     }
@@ -249,6 +334,12 @@ pub fn to_csv(rows: &[SurveyRow]) -> String {
 
 /// Reads rows written by [`to_csv`].
 pub fn parse_csv(text: &str) -> Result<Vec<SurveyRow>, SurveyError> {
+    if text.is_empty() {
+        return Err(SurveyError::Csv {
+            line: 1,
+            reason: "the file is empty (not even the header width,height,start,value,dte)".into(),
+        });
+    }
     let mut rows = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let bad = |reason: String| SurveyError::Csv {
@@ -286,15 +377,7 @@ pub fn parse_csv(text: &str) -> Result<Vec<SurveyRow>, SurveyError> {
         } else {
             Some(num(dte)?)
         };
-        rows.push(SurveyRow {
-            width: board.width(),
-            height: board.height(),
-            start,
-            value: Some(value),
-            dte,
-            seconds: 0.0,
-            value_seconds: 0.0,
-        });
+        rows.push(SurveyRow::new(board, start, Some(value), dte).map_err(|e| bad(e.to_string()))?);
     }
     Ok(rows)
 }
@@ -328,18 +411,17 @@ pub fn merge(old: &[SurveyRow], new: &[SurveyRow]) -> Vec<SurveyRow> {
 /// use rastros_solver::survey::{complete_by_symmetry, SurveyRow};
 /// use rastros_solver::Value;
 /// let b = Board::new(8, 8).unwrap();
-/// let row = |start: &str, value| SurveyRow { width: 8, height: 8,
-///     start: b.parse_cell(start).unwrap(), value, dte: None, seconds: 0.0, value_seconds: 0.0 };
+/// let row = |start: &str, value| SurveyRow::new(b, b.parse_cell(start).unwrap(), value, None)
+///     .unwrap();
 /// let rows = complete_by_symmetry(&[row("f1", None), row("a6", Some(Value::Loss))]);
-/// assert!(rows.iter().all(|r| r.value == Some(Value::Loss)));
+/// assert!(rows.iter().all(|r| r.value() == Some(Value::Loss)));
 ///
 /// // b5 of 3x8 (file 1, rank 4) is e2 of 8x3 (file 4, rank 1).
 /// let tall = Board::new(3, 8).unwrap();
-/// let rows = complete_by_symmetry(&[SurveyRow { width: 3, height: 8,
-///     start: tall.parse_cell("b5").unwrap(), value: Some(Value::Win), dte: Some(9),
-///     seconds: 1.0, value_seconds: 1.0 }]);
+/// let b5 = SurveyRow::new(tall, tall.parse_cell("b5").unwrap(), Some(Value::Win), Some(9));
+/// let rows = complete_by_symmetry(&[b5.unwrap()]);
 /// assert_eq!(rows.len(), 2);
-/// assert_eq!((rows[1].width, rows[1].height, rows[1].start_name()), (8, 3, "e2".to_string()));
+/// assert_eq!((rows[1].width(), rows[1].height(), rows[1].start_name()), (8, 3, "e2".to_string()));
 /// ```
 pub fn complete_by_symmetry(rows: &[SurveyRow]) -> Vec<SurveyRow> {
     let mut map: BTreeMap<(u8, u8, u8), SurveyRow> =
@@ -360,11 +442,11 @@ pub fn complete_by_symmetry(rows: &[SurveyRow]) -> Vec<SurveyRow> {
 /// The row of the same game on the board mirrored in the a1 diagonal (W x H becomes H x W),
 /// with a time of 0.
 fn transposed(r: &SurveyRow) -> SurveyRow {
-    let (file, rank) = (r.start % r.width, r.start / r.width);
+    let (w, h) = (r.width(), r.height());
+    let (file, rank) = (r.start % w, r.start / w);
     SurveyRow {
-        width: r.height,
-        height: r.width,
-        start: file * r.height + rank,
+        board: Board::new(h.into(), w.into()).expect("the transpose of a board is a board"),
+        start: file * h + rank,
         seconds: 0.0,
         value_seconds: 0.0,
         ..*r
@@ -384,7 +466,7 @@ pub fn are_transposes(a: &Board, b: &Board) -> bool {
 pub fn to_markdown(rows: &[SurveyRow], preamble: &str) -> String {
     let mut boards: BTreeMap<(u8, u8), Vec<&SurveyRow>> = BTreeMap::new();
     for r in rows {
-        boards.entry((r.width, r.height)).or_default().push(r);
+        boards.entry((r.width(), r.height())).or_default().push(r);
     }
     let mut out = String::from(preamble);
     if !out.is_empty() && !out.ends_with("\n\n") {
@@ -394,7 +476,7 @@ pub fn to_markdown(rows: &[SurveyRow], preamble: &str) -> String {
     out += "| board | start cells surveyed | player 1 wins | player 1 loses | centre |\n";
     out += "| --- | ---: | ---: | ---: | --- |\n";
     for (&(w, h), rs) in &boards {
-        let board = Board::new(w.into(), h.into()).expect("valid");
+        let board = rs[0].board();
         let wins = rs.iter().filter(|r| r.value == Some(Value::Win)).count();
         let losses = rs.iter().filter(|r| r.value == Some(Value::Loss)).count();
         let centre = board
@@ -413,7 +495,7 @@ pub fn to_markdown(rows: &[SurveyRow], preamble: &str) -> String {
         );
     }
     for (&(w, h), rs) in &boards {
-        let board = Board::new(w.into(), h.into()).expect("valid");
+        let board = rs[0].board();
         let _ = writeln!(out, "\n### {w}x{h}\n");
         out += "|   |";
         for file in 0..w {
@@ -459,16 +541,13 @@ pub fn to_markdown(rows: &[SurveyRow], preamble: &str) -> String {
 mod tests {
     use super::*;
 
-    fn row(board: &Board, start: &str, value: Option<Value>, dte: Option<u32>) -> SurveyRow {
-        SurveyRow {
-            width: board.width(),
-            height: board.height(),
-            start: board.parse_cell(start).unwrap(),
-            value,
-            dte,
-            seconds: 0.0,
-            value_seconds: 0.0,
-        }
+    fn row(
+        board: &'static Board,
+        start: &str,
+        value: Option<Value>,
+        dte: Option<u32>,
+    ) -> SurveyRow {
+        SurveyRow::new(board, board.parse_cell(start).unwrap(), value, dte).unwrap()
     }
 
     #[test]
@@ -516,6 +595,30 @@ mod tests {
         assert!(md.contains("| **4** | · | · | · | L |"), "{md}");
         assert!(md.contains("| **5** | · | · | · | · | ? |"), "{md}");
         assert!(md.contains("| **2** | · | · | W 21 |"), "{md}");
+    }
+
+    #[test]
+    fn a_limit_too_long_to_represent_is_no_limit() {
+        let board = Board::new(3, 3).unwrap();
+        let config = SurveyConfig {
+            time_limit: Some(Duration::MAX),
+            dte_time_limit: Some(Duration::MAX),
+            ..SurveyConfig::default()
+        };
+        let rows = survey_board(
+            board,
+            &start_cells(board),
+            &config,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+        .unwrap();
+        assert!(rows.iter().all(|r| r.score().is_some()));
+        // A start cell off the board is an error, not a panic.
+        assert!(matches!(
+            survey_board(board, &[9], &config, &AtomicBool::new(false), &mut |_| {}),
+            Err(SurveyError::Row(_))
+        ));
     }
 
     #[test]

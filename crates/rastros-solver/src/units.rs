@@ -43,10 +43,11 @@
 //!
 //! Its result `DIR/unit-000030.pos.result` (value and DTE for the unit's side to move; `dte`
 //! and `pv` are `-` in the `value` and `winning` modes; `nodes` and `seconds` are the work
-//! spent):
+//! spent; `checksum` is the FNV-1a 64 ([`crate::fsio::fnv1a64`]) of every byte before the
+//! `checksum` line, as 16 hex digits):
 //!
 //! ```text
-//! rastros-unit-result 1
+//! rastros-unit-result 2
 //! position 6x6 ....../....../....../..xxo./....../...... 1
 //! mode dte
 //! value win
@@ -54,10 +55,21 @@
 //! pv f2 f3 e2 f1 e1 d1 c2 b3 a2 a3 b2 b1 a1
 //! nodes 33192
 //! seconds 0.007625844
+//! checksum 9d2c4f1a0b7e6358
 //! ```
 //!
-//! The merge reports `nodes` and `seconds` as the sums over all units (total work, not wall
-//! time).
+//! A result read back is refused when its checksum does not match (the file was edited or
+//! damaged) and, in DTE mode, unless its principal variation is legal from the position,
+//! `dte` plies long and ends the game as `value` says. Results of format version 1 (no
+//! checksum) are refused with a message saying to solve the unit again.
+//!
+//! The merge checks that the manifest's `start` and `moves`, when a start is given, lead to
+//! its `root`, and reports `nodes` and `seconds` as the sums over all units (total work, not
+//! wall time); a node total beyond `u64` is an error, not a wrapped number.
+//!
+//! Every file is written whole or not at all ([`crate::fsio::write_atomic`]), the manifest
+//! last: a directory with unit files but no manifest is a split that was interrupted, and
+//! both `split` and `merge` say so.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -66,7 +78,8 @@ use std::path::{Path, PathBuf};
 
 use rastros_core::{Outcome, Position};
 
-use crate::roots::{cell_names, check_line, parse_cell, write_atomic};
+use crate::fsio::{self, IoError};
+use crate::roots::{cell_names, check_line, check_pv, parse_cell};
 use crate::score::{Score, Value};
 use crate::search::Stats;
 use crate::solver::{terminal_score, Analysis, Mode, SolveError, Solver};
@@ -74,11 +87,13 @@ use crate::solver::{terminal_score, Analysis, Mode, SolveError, Solver};
 /// The header line of a unit file.
 pub const UNIT_FORMAT: &str = "rastros-unit 1";
 /// The header line of a result file.
-pub const RESULT_FORMAT: &str = "rastros-unit-result 1";
+pub const RESULT_FORMAT: &str = "rastros-unit-result 2";
 /// The header line of the manifest.
 pub const SPLIT_FORMAT: &str = "rastros-split 1";
 /// The manifest's file name inside a split directory.
 pub const MANIFEST_NAME: &str = "split.txt";
+/// The default bound on the units of one split (see [`split_bounded`]).
+pub const DEFAULT_MAX_UNITS: usize = 1_000_000;
 
 /// Why splitting, solving a unit or merging failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,7 +102,7 @@ pub enum UnitError {
     Io {
         /// The file or directory.
         path: String,
-        /// What went wrong.
+        /// The whole message: what was done, the file and what went wrong.
         message: String,
     },
     /// A file is not what its format says.
@@ -99,6 +114,24 @@ pub enum UnitError {
     },
     /// The split depth is below 1.
     BadDepth(u32),
+    /// The split would make more units, or walk more positions, than its bound.
+    TooManyUnits {
+        /// The bound on units.
+        limit: usize,
+        /// The split depth.
+        depth: u32,
+    },
+    /// A directory holds unit files but no manifest: a split that was interrupted.
+    Interrupted(String),
+    /// The manifest's start and moves do not lead to its root.
+    ManifestMismatch {
+        /// The manifest file.
+        path: String,
+        /// What does not agree.
+        reason: String,
+    },
+    /// The node counts of the results add up to more than `u64` holds.
+    NodeOverflow,
     /// The root position is already over.
     GameOver(Outcome),
     /// The directory already holds a split or results.
@@ -123,6 +156,8 @@ pub enum UnitError {
     MissingUnit {
         /// The position.
         position: String,
+        /// The file that would hold it, where the split's numbering says so.
+        file: Option<String>,
     },
     /// The number of unit files differs from the manifest's.
     UnitCount {
@@ -171,9 +206,28 @@ impl fmt::Display for UnitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use UnitError::*;
         match self {
-            Io { path, message } => write!(f, "{path}: {message}"),
+            Io { message, .. } => f.write_str(message),
             Malformed { path, reason } => write!(f, "{path} is malformed: {reason}"),
             BadDepth(d) => write!(f, "the split depth must be at least 1, not {d}"),
+            TooManyUnits { limit, depth } => write!(
+                f,
+                "a split {depth} plies deep makes more than {limit} units (or walks more than \
+                 {} positions): split less deep, or raise the bound",
+                walk_limit(*limit)
+            ),
+            Interrupted(dir) => write!(
+                f,
+                "{dir} holds unit files but no {MANIFEST_NAME}: a split that was interrupted; \
+                 remove its unit-*.pos files (or the directory) and split again"
+            ),
+            ManifestMismatch { path, reason } => {
+                write!(f, "{path} does not describe its root: {reason}")
+            }
+            NodeOverflow => write!(
+                f,
+                "the node counts of the results add up to more than 2^64 - 1: a result's \
+                 nodes line is wrong"
+            ),
             GameOver(o) => write!(f, "the game is already over ({o})"),
             NotEmpty(dir) => write!(
                 f,
@@ -189,17 +243,24 @@ impl fmt::Display for UnitError {
                     "duplicate unit: {first} and {second} hold the same position"
                 )
             }
-            MissingUnit { position } => {
+            MissingUnit { position, file } => {
                 write!(
                     f,
                     "missing unit: no unit file holds the position '{position}'"
-                )
+                )?;
+                match file {
+                    Some(file) => write!(f, " (it would be {file})"),
+                    None => Ok(()),
+                }
             }
             UnitCount { expected, found } => write!(
                 f,
                 "the manifest lists {expected} units but {found} unit files were found"
             ),
-            MissingResult { unit } => write!(f, "missing result: {unit} has no result file"),
+            MissingResult { unit } => write!(
+                f,
+                "missing result: {unit} has no result file ({unit}.result)"
+            ),
             DuplicateResult { result, of } => {
                 write!(f, "duplicate result: {result} repeats the result of {of}")
             }
@@ -234,10 +295,39 @@ impl From<SolveError> for UnitError {
     }
 }
 
-fn io_error(path: &Path, e: std::io::Error) -> UnitError {
-    UnitError::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
+impl From<IoError> for UnitError {
+    fn from(e: IoError) -> Self {
+        UnitError::Io {
+            path: e.path().display().to_string(),
+            message: e.to_string(),
+        }
+    }
+}
+
+fn io_error(action: &str, path: &Path, e: std::io::Error) -> UnitError {
+    IoError::new(action, path, e).into()
+}
+
+/// `text` followed by its `checksum` line.
+fn seal(text: String) -> String {
+    let sum = fsio::fnv1a64(text.as_bytes());
+    format!("{text}checksum {sum:016x}\n")
+}
+
+/// The text before the final `checksum` line of `text`, once the checksum matches it.
+fn unseal(text: &str) -> Result<&str, String> {
+    let trimmed = text.trim_end();
+    let Some(at) = trimmed.rfind("\nchecksum ") else {
+        return Err("the checksum line is missing".into());
+    };
+    let (body, line) = (&text[..at + 1], &trimmed[at + 1..]);
+    let digits = line["checksum ".len()..].trim();
+    match u64::from_str_radix(digits, 16) {
+        Ok(sum) if digits.len() == 16 && sum == fsio::fnv1a64(body.as_bytes()) => Ok(body),
+        Ok(_) if digits.len() == 16 => {
+            Err("the checksum does not match: the file was changed or damaged".into())
+        }
+        _ => Err(format!("checksum '{digits}' is not 16 hex digits")),
     }
 }
 
@@ -356,7 +446,7 @@ impl Unit {
 
     /// Reads the unit file `path`.
     pub fn load(path: &Path) -> Result<Unit, UnitError> {
-        let text = fs::read_to_string(path).map_err(|e| io_error(path, e))?;
+        let text = fsio::read_to_string(path, "unit")?;
         Unit::from_text(&text, &path.display().to_string())
     }
 }
@@ -381,9 +471,9 @@ pub struct UnitResult {
 }
 
 impl UnitResult {
-    /// The result file's text.
+    /// The result file's text, its checksum line last.
     pub fn to_text(&self) -> String {
-        format!(
+        seal(format!(
             "{RESULT_FORMAT}\nposition {}\nmode {}\nvalue {}\ndte {}\npv {}\nnodes {}\nseconds {}\n",
             self.position,
             self.mode,
@@ -394,14 +484,20 @@ impl UnitResult {
                 .map_or("-".to_string(), |pv| write_line(&self.position, pv)),
             self.nodes,
             self.seconds
-        )
+        ))
     }
 
     /// Reads a result file's text, checking it throughout; `name` labels errors.
     pub fn from_text(text: &str, name: &str) -> Result<UnitResult, UnitError> {
         let parse = || -> Result<UnitResult, String> {
+            if text.lines().next().map(str::trim_end) == Some("rastros-unit-result 1") {
+                return Err(format!(
+                    "format 'rastros-unit-result 1' has no checksum (written by an older \
+                     rastros); this program reads '{RESULT_FORMAT}': solve the unit again"
+                ));
+            }
             let keys = ["position", "mode", "value", "dte", "pv", "nodes", "seconds"];
-            let f = read_fields(text, RESULT_FORMAT, &keys)?;
+            let f = read_fields(unseal(text)?, RESULT_FORMAT, &keys)?;
             let position = read_position(f[0])?;
             if position.is_over() {
                 return Err("the position is already over".into());
@@ -411,13 +507,7 @@ impl UnitResult {
             let (dte, pv) = if mode == Mode::Dte {
                 let dte: u32 = read_number("dte", f[3])?;
                 let pv = read_line(&position, f[4])?;
-                let mut end = position;
-                for &to in &pv {
-                    end.play_unchecked(to);
-                }
-                if dte == 0 || pv.len() as u32 != dte || !end.is_over() {
-                    return Err("the principal variation must end the game in dte plies".into());
-                }
+                check_pv(&position, &pv, value, dte)?;
                 (Some(dte), Some(pv))
             } else {
                 if f[3] != "-" || f[4] != "-" {
@@ -445,14 +535,19 @@ impl UnitResult {
 
     /// Reads the result file `path`.
     pub fn load(path: &Path) -> Result<UnitResult, UnitError> {
-        let text = fs::read_to_string(path).map_err(|e| io_error(path, e))?;
+        let text = fsio::read_to_string(path, "unit result")?;
         UnitResult::from_text(&text, &path.display().to_string())
     }
 
-    /// Writes the result to `path` atomically (to `path.tmp`, then renamed), so a job
-    /// killed half-way never leaves a partial result.
+    /// Writes the result to `path` whole or not at all ([`fsio::write_atomic`]), so a job
+    /// killed half-way never leaves a partial result, and two jobs solving the same unit
+    /// never share a temporary file.
     pub fn save(&self, path: &Path) -> Result<(), UnitError> {
-        write_atomic(path, self.to_text().as_bytes(), false).map_err(|e| io_error(path, e))
+        Ok(fsio::write_atomic(
+            path,
+            "unit result",
+            self.to_text().as_bytes(),
+        )?)
     }
 
     fn score(&self) -> Score {
@@ -503,8 +598,27 @@ pub struct Split {
 }
 
 /// The distinct positions in progress exactly `depth` plies (at least 1) below `root`,
-/// each with the first line of moves (in cell index order) that reaches it.
+/// each with the first line of moves (in cell index order) that reaches it; at most
+/// [`DEFAULT_MAX_UNITS`] units (see [`split_bounded`]).
 pub fn split(root: &Position, depth: u32) -> Result<Split, UnitError> {
+    split_bounded(root, depth, DEFAULT_MAX_UNITS, &mut |_| {})
+}
+
+/// The bound on the distinct positions a split of at most `max_units` units may walk.
+fn walk_limit(max_units: usize) -> usize {
+    max_units.saturating_mul(4).max(1024)
+}
+
+/// [`split`] with a bound: a split that would make more than `max_units` units, or walk more
+/// than four times as many distinct positions, stops early with [`UnitError::TooManyUnits`],
+/// so its time and memory stay bounded. `progress` hears the number of distinct positions
+/// walked, every 65536 of them.
+pub fn split_bounded(
+    root: &Position,
+    depth: u32,
+    max_units: usize,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Split, UnitError> {
     if depth == 0 {
         return Err(UnitError::BadDepth(depth));
     }
@@ -512,42 +626,64 @@ pub fn split(root: &Position, depth: u32) -> Result<Split, UnitError> {
     if outcome != Outcome::InProgress {
         return Err(UnitError::GameOver(outcome));
     }
-    fn walk(
-        pos: &Position,
-        left: u32,
-        path: &mut Vec<u8>,
-        seen: &mut HashSet<Position>,
-        out: &mut Split,
-    ) {
-        for to in pos.legal_moves() {
-            let mut child = *pos;
-            child.play_unchecked(to);
-            if !seen.insert(child) {
-                continue;
+    struct Walk<'p> {
+        seen: HashSet<Position>,
+        out: Split,
+        max_units: usize,
+        progress: &'p mut dyn FnMut(usize),
+    }
+    impl Walk<'_> {
+        fn walk(&mut self, pos: &Position, left: u32, path: &mut Vec<u8>) -> Result<(), ()> {
+            for to in pos.legal_moves() {
+                let mut child = *pos;
+                child.play_unchecked(to);
+                if !self.seen.insert(child) {
+                    continue;
+                }
+                if self.seen.len() % 65536 == 0 {
+                    (self.progress)(self.seen.len());
+                }
+                if self.seen.len() > walk_limit(self.max_units) {
+                    return Err(());
+                }
+                path.push(to);
+                if child.is_over() {
+                    self.out.finished += 1;
+                } else if left == 1 {
+                    if self.out.units.len() == self.max_units {
+                        return Err(());
+                    }
+                    self.out.units.push(Unit {
+                        root: self.out.root,
+                        path: path.clone(),
+                        position: child,
+                    });
+                } else {
+                    self.walk(&child, left - 1, path)?;
+                }
+                path.pop();
             }
-            path.push(to);
-            if child.is_over() {
-                out.finished += 1;
-            } else if left == 1 {
-                out.units.push(Unit {
-                    root: out.root,
-                    path: path.clone(),
-                    position: child,
-                });
-            } else {
-                walk(&child, left - 1, path, seen, out);
-            }
-            path.pop();
+            Ok(())
         }
     }
-    let mut out = Split {
-        root: *root,
-        depth,
-        units: Vec::new(),
-        finished: 0,
+    let mut w = Walk {
+        seen: HashSet::new(),
+        out: Split {
+            root: *root,
+            depth,
+            units: Vec::new(),
+            finished: 0,
+        },
+        max_units,
+        progress,
     };
-    walk(root, depth, &mut Vec::new(), &mut HashSet::new(), &mut out);
-    Ok(out)
+    match w.walk(root, depth, &mut Vec::new()) {
+        Ok(()) => Ok(w.out),
+        Err(()) => Err(UnitError::TooManyUnits {
+            limit: max_units,
+            depth,
+        }),
+    }
 }
 
 /// The manifest of a split directory.
@@ -598,8 +734,11 @@ impl Manifest {
                 m => m.split_whitespace().map(str::to_string).collect(),
             };
             let depth: u32 = read_number("depth", f[3])?;
-            if depth == 0 {
-                return Err("depth must be at least 1".into());
+            if depth == 0 || depth > root.board().size() {
+                return Err(format!(
+                    "depth {depth} is not between 1 and the board's {} cells",
+                    root.board().size()
+                ));
             }
             let units = read_number("units", f[4])?;
             Ok(Manifest {
@@ -614,6 +753,36 @@ impl Manifest {
     }
 }
 
+impl Manifest {
+    /// Checks that the start and moves, when a start is given, lead to the root; `name`
+    /// labels errors. (A root given as a whole position has no start to check.)
+    pub fn check_root(&self, name: &str) -> Result<(), UnitError> {
+        let mismatch = |reason: String| UnitError::ManifestMismatch {
+            path: name.to_string(),
+            reason,
+        };
+        let Some(start) = &self.start else {
+            return Ok(());
+        };
+        let board = self.root.board();
+        let cell = board
+            .parse_cell(start)
+            .map_err(|e| mismatch(e.to_string()))?;
+        let from = Position::start(board, board.cell(cell)).map_err(|e| mismatch(e.to_string()))?;
+        let reached = from
+            .play_moves(&self.moves.join(" "))
+            .map_err(|e| mismatch(format!("the moves from {start}: {e}")))?;
+        if reached != self.root {
+            return Err(mismatch(format!(
+                "start {start} and moves '{}' reach '{reached}', not the root '{}'",
+                self.moves.join(" "),
+                self.root
+            )));
+        }
+        Ok(())
+    }
+}
+
 fn is_unit_name(name: &str) -> bool {
     name.starts_with("unit-") && name.ends_with(".pos")
 }
@@ -625,8 +794,8 @@ fn is_result_name(name: &str) -> bool {
 /// The file names in `dir`, sorted.
 fn file_names(dir: &Path) -> Result<Vec<String>, UnitError> {
     let mut names = Vec::new();
-    for entry in fs::read_dir(dir).map_err(|e| io_error(dir, e))? {
-        let entry = entry.map_err(|e| io_error(dir, e))?;
+    for entry in fs::read_dir(dir).map_err(|e| io_error("list", dir, e))? {
+        let entry = entry.map_err(|e| io_error("list", dir, e))?;
         if let Ok(name) = entry.file_name().into_string() {
             names.push(name);
         }
@@ -644,17 +813,21 @@ pub fn write_split(
     start: Option<String>,
     moves: Vec<String>,
 ) -> Result<Vec<PathBuf>, UnitError> {
-    fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
-    let taken = file_names(dir)?
-        .iter()
-        .any(|n| n == MANIFEST_NAME || is_unit_name(n) || is_result_name(n));
-    if taken {
+    fs::create_dir_all(dir).map_err(|e| io_error("create directory", dir, e))?;
+    let names = file_names(dir)?;
+    if names.iter().any(|n| n == MANIFEST_NAME) {
+        return Err(UnitError::NotEmpty(dir.display().to_string()));
+    }
+    if names.iter().any(|n| is_unit_name(n)) {
+        return Err(UnitError::Interrupted(dir.display().to_string()));
+    }
+    if names.iter().any(|n| is_result_name(n)) {
         return Err(UnitError::NotEmpty(dir.display().to_string()));
     }
     let mut files = Vec::new();
     for (n, unit) in split.units.iter().enumerate() {
         let path = dir.join(unit_file_name(n));
-        write_atomic(&path, unit.to_text().as_bytes(), false).map_err(|e| io_error(&path, e))?;
+        fsio::write_atomic(&path, "unit", unit.to_text().as_bytes())?;
         files.push(path);
     }
     let manifest = Manifest {
@@ -665,7 +838,7 @@ pub fn write_split(
         units: split.units.len(),
     };
     let path = dir.join(MANIFEST_NAME);
-    write_atomic(&path, manifest.to_text().as_bytes(), true).map_err(|e| io_error(&path, e))?;
+    fsio::write_atomic(&path, "manifest", manifest.to_text().as_bytes())?;
     Ok(files)
 }
 
@@ -686,10 +859,14 @@ pub struct Merged {
 pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
     let manifest_path = dir.join(MANIFEST_NAME);
     if !manifest_path.is_file() {
+        if dir.is_dir() && file_names(dir)?.iter().any(|n| is_unit_name(n)) {
+            return Err(UnitError::Interrupted(dir.display().to_string()));
+        }
         return Err(UnitError::NoManifest(dir.display().to_string()));
     }
-    let text = fs::read_to_string(&manifest_path).map_err(|e| io_error(&manifest_path, e))?;
+    let text = fsio::read_to_string(&manifest_path, "manifest")?;
     let manifest = Manifest::from_text(&text, &manifest_path.display().to_string())?;
+    manifest.check_root(&manifest_path.display().to_string())?;
     let names = file_names(dir)?;
     let shown = |name: &str| dir.join(name).display().to_string();
 
@@ -724,10 +901,11 @@ pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
     }
     // Every position the split needs has a unit, and no other.
     let expected = split(&manifest.root, manifest.depth)?;
-    for unit in &expected.units {
+    for (n, unit) in expected.units.iter().enumerate() {
         if !by_position.contains_key(&unit.position) {
             return Err(UnitError::MissingUnit {
                 position: unit.position.to_string(),
+                file: Some(shown(&unit_file_name(n))),
             });
         }
     }
@@ -826,6 +1004,7 @@ pub fn merge(
                     Some(r) => Ok(r.score()),
                     None => Err(UnitError::MissingUnit {
                         position: pos.to_string(),
+                        file: None,
                     }),
                 };
             }
@@ -897,8 +1076,12 @@ pub fn merge(
     } else {
         None
     };
+    let nodes = results
+        .values()
+        .try_fold(0u64, |sum, r| sum.checked_add(r.nodes))
+        .ok_or(UnitError::NodeOverflow)?;
     let stats = Stats {
-        nodes: results.values().map(|r| r.nodes).sum(),
+        nodes,
         ..Stats::default()
     };
     Ok(Analysis {
@@ -908,6 +1091,7 @@ pub fn merge(
         best_moves: (mode == Mode::Dte).then_some(optimal),
         pv,
         stats,
-        seconds: results.values().map(|r| r.seconds).sum(),
+        // Folded from +0.0: an empty sum of floats is -0.0, printed as "-0.000".
+        seconds: results.values().fold(0.0, |sum, r| sum + r.seconds),
     })
 }

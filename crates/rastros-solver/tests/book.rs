@@ -505,3 +505,29 @@ fn the_committed_7x7_book_loads_and_agrees_with_the_solver() {
         assert_eq!(bits(&a.best_moves.unwrap()), e.best, "best moves of {pos}");
     }
 }
+
+#[test]
+fn a_build_whose_checkpoint_is_locked_by_another_run_is_refused_and_a_verified_book_passes() {
+    let board = Board::new(5, 5).unwrap();
+    let start = start(board, "c3");
+    let dir = temp_dir("locked");
+    let out = dir.join("b.book");
+    let builder = BookBuilder::new(start, 3).output(&out);
+    // Another run holds the checkpoint's lock: this build is refused before it writes.
+    let held = rastros_solver::fsio::FileLock::acquire(builder.checkpoint_file().unwrap()).unwrap();
+    let err = builder.run(&solver(board), &|_| {}).unwrap_err();
+    assert!(matches!(err, BuildError::Busy(_)), "{err}");
+    assert!(!out.exists());
+    drop(held);
+    let BuildOutcome::Finished(book) = builder.run(&solver(board), &|_| {}).unwrap() else {
+        panic!("no limit was set")
+    };
+    // Every entry above the last ply has all its children in the book: all are checked.
+    let deeper = book
+        .entries()
+        .iter()
+        .filter(|e| u32::from(e.ply) < 3)
+        .count();
+    assert!(book.verify().unwrap() >= deeper);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -38,7 +38,7 @@ fn the_committed_survey_is_closed_under_the_diagonal_mirror() {
     let rows = survey::parse_csv(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert!(rows.len() > 600, "{} rows", rows.len());
     let completed = survey::complete_by_symmetry(&rows);
-    let key = |r: &SurveyRow| (r.width, r.height, r.start, r.value, r.dte);
+    let key = |r: &SurveyRow| (r.width(), r.height(), r.start(), r.value(), r.dte());
     assert_eq!(
         completed.iter().map(key).collect::<Vec<_>>(),
         rows.iter().map(key).collect::<Vec<_>>()

@@ -284,9 +284,20 @@ fn merge_refuses_corrupted_and_stray_files_and_mixed_modes() {
         write_split(&dir, &s, None, Vec::new()),
         Err(UnitError::NotEmpty(_))
     ));
+    // Units without a manifest: a split that was interrupted before its manifest.
     fs::remove_file(dir.join("split.txt")).unwrap();
     assert!(matches!(
         merge_dir(&dir).unwrap_err(),
+        UnitError::Interrupted(_)
+    ));
+    assert!(matches!(
+        write_split(&dir, &s, None, Vec::new()),
+        Err(UnitError::Interrupted(_))
+    ));
+    let empty = dir.join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    assert!(matches!(
+        merge_dir(&empty).unwrap_err(),
         UnitError::NoManifest(_)
     ));
     fs::remove_dir_all(&dir).unwrap();
@@ -324,18 +335,18 @@ fn check_resume(pos: &Position, mode: Mode, k: usize, name: &str) {
     let saved = Checkpoint::load(&file).unwrap();
     assert_eq!(saved.done.len(), k);
     assert!(saved.done.iter().any(|m| m.probes > 0));
-    // A checkpoint written before probes, hits and matchings were recorded still loads,
-    // with zeros for them.
+    // A checkpoint of format version 1 (no checksum) is refused with a message saying so,
+    // and any edit of a version 2 file is detected.
     let mut old: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
-    for m in old["done"].as_array_mut().unwrap() {
-        for field in ["probes", "hits", "matchings"] {
-            m.as_object_mut().unwrap().remove(field).unwrap();
-        }
-    }
-    let old = Checkpoint::from_json(&old.to_string(), "old").unwrap();
-    assert_eq!(old.done.len(), k);
-    assert!(old.done.iter().all(|m| m.probes == 0 && m.hits == 0));
+    old["format"] = "rastros-checkpoint 1".into();
+    old.as_object_mut().unwrap().remove("checksum").unwrap();
+    let err = Checkpoint::from_json(&old.to_string(), "old").unwrap_err();
+    assert!(err.to_string().contains("has no checksum"), "{err}");
+    let text = fs::read_to_string(&file).unwrap();
+    let edited = text.replacen("\"nodes\":", "\"nodes\":1", 1);
+    let err = Checkpoint::from_json(&edited, "edited").unwrap_err();
+    assert!(err.to_string().contains("checksum does not match"), "{err}");
     let mut second = RootSolver::resume(&solver, pos, mode, &file).unwrap();
     assert_eq!(second.done(), k);
     let ran = second.run(None).unwrap();
@@ -412,7 +423,10 @@ fn checkpoints_for_another_position_or_mode_or_corrupted_are_refused() {
     for bad in [
         String::new(),
         good[..good.len() / 2].to_string(),
-        good.replace("rastros-checkpoint 1", "rastros-checkpoint 9"),
+        good.replace(
+            rastros_solver::roots::CHECKPOINT_FORMAT,
+            "rastros-checkpoint 9",
+        ),
         good.replace("\"win\"", "\"draw\"")
             .replace("\"loss\"", "\"draw\""),
         good.replace("\"mode\":\"dte\"", "\"mode\":\"fast\""),

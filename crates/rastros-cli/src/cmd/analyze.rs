@@ -4,6 +4,7 @@ use clap::Args;
 use serde_json::json;
 
 use crate::args::{CliError, PositionArgs, SearchArgs};
+use crate::report::{out, outln};
 
 /// Arguments of `rastros analyze`.
 #[derive(Debug, Args)]
@@ -37,25 +38,26 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
             "winning_move": winning_move,
             "solver_value": solver_value.as_str(),
         });
-        println!("{out}");
+        outln!("{out}");
         return Ok(());
     }
-    print!("{}", pos.diagram());
-    println!("position       {pos}");
+    out!("{}", pos.diagram());
+    outln!("position       {pos}");
     match verdict {
-        None => println!("goal-free      no: a goal can still be reached"),
+        None => outln!("goal-free      no: a goal can still be reached"),
         Some(v) => {
-            println!("goal-free      yes: undirected vertex geography");
-            println!(
+            outln!("goal-free      yes: undirected vertex geography");
+            outln!(
                 "matching       {} with the snail's cell, {} without",
-                v.matching, v.matching_without_snail
+                v.matching,
+                v.matching_without_snail
             );
-            println!("verdict        {}", value.unwrap_or("-"));
+            outln!("verdict        {}", value.unwrap_or("-"));
             if let Some(m) = &winning_move {
-                println!("winning move   {m} (along a maximum matching edge)");
+                outln!("winning move   {m} (along a maximum matching edge)");
             }
         }
     }
-    println!("solver value   {solver_value}");
+    outln!("solver value   {solver_value}");
     Ok(())
 }

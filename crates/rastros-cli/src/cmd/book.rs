@@ -3,22 +3,50 @@
 //! `rastros book --depth N --out FILE` (no subcommand) is `rastros book build`.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::io::{BufReader, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use rastros_core::{BoardSize, Cell, Position};
+use rastros_solver::book::BookError;
 use rastros_solver::book::{
     checkpoint_path, export, Book, BookBuilder, BuildOutcome, BuildProgress, Strategy,
 };
+use rastros_solver::fsio;
 use rastros_solver::Value;
 use serde_json::json;
 
-use crate::args::{CliError, SearchArgs};
-use crate::report::names;
+use crate::args::{check_depth, CliError, SearchArgs};
+use crate::report::{names, note, out, outln};
+
+/// Opens the book `path`; every error names the file.
+fn open_book(path: &Path) -> Result<Book, CliError> {
+    Book::open(path).map_err(|e| book_error(path, e))
+}
+
+/// A book error as a message naming the file (I/O errors name it already).
+fn book_error(path: &Path, e: BookError) -> CliError {
+    match e {
+        BookError::Io(e) => CliError(e.to_string()),
+        e => CliError(format!("cannot read book {}: {e}", path.display())),
+    }
+}
+
+/// Refuses an output file that is the input file `input` (by device and inode, however
+/// either is spelled): writing it would destroy the input.
+fn refuse_same_file(input: &Path, out: &Path) -> Result<(), CliError> {
+    if fsio::same_file(input, out) {
+        return Err(CliError(format!(
+            "--out {} is the input file {}: write to another file",
+            out.display(),
+            input.display()
+        )));
+    }
+    Ok(())
+}
 
 /// Arguments of `rastros book`.
 #[derive(Debug, Args)]
@@ -177,7 +205,7 @@ impl BuildDisplay {
     fn say(&self, text: &str) {
         match self.bar.lock().expect("no panics").as_ref() {
             Some(bar) if self.terminal => bar.println(text),
-            _ => eprintln!("[{:>7.1}s] {text}", self.clock.elapsed().as_secs_f64()),
+            _ => note!("[{:>7.1}s] {text}", self.clock.elapsed().as_secs_f64()),
         }
     }
 
@@ -212,7 +240,7 @@ impl BuildDisplay {
                     let mut last = self.last_line.lock().expect("no panics");
                     if last.elapsed() >= Duration::from_secs(30) || done == total {
                         *last = Instant::now();
-                        eprintln!(
+                        note!(
                             "[{:>7.1}s] searched {done} of {total} positions",
                             self.clock.elapsed().as_secs_f64()
                         );
@@ -244,10 +272,8 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
         Some(cell) => Position::start(board, cell)?,
         None => Position::centre(board)?,
     };
+    check_depth("--depth", depth, board)?;
     let ckpt = checkpoint_path(&out);
-    if args.restart && ckpt.exists() {
-        std::fs::remove_file(&ckpt)?;
-    }
     // Every search runs on one worker thread; the workers share the solver's table.
     let solver = SearchArgs {
         threads: 1,
@@ -264,6 +290,7 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
         .workers(args.search.threads)
         .strategy(strategy)
         .output(&out)
+        .restart(args.restart)
         .stop_after(args.stop_after);
     let display = BuildDisplay::new();
     let clock = Instant::now();
@@ -272,9 +299,11 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
     let seconds = clock.elapsed().as_secs_f64();
     match outcome? {
         BuildOutcome::Finished(book) => {
-            let bytes = std::fs::metadata(&out)?.len();
+            let bytes = std::fs::metadata(&out)
+                .map_err(|e| fsio::IoError::new("read book", &out, e))?
+                .len();
             if args.json {
-                println!(
+                outln!(
                     "{}",
                     json!({
                         "file": out.display().to_string(),
@@ -287,7 +316,7 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
                     })
                 );
             } else {
-                println!(
+                outln!(
                     "wrote {}: {board} from {}, depth {depth}, {} entries, {bytes} bytes, {seconds:.1} s",
                     out.display(),
                     board.cell(start.snail()),
@@ -315,7 +344,7 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
 }
 
 fn probe(args: ProbeArgs) -> Result<(), CliError> {
-    let book = Book::open(&args.file)?;
+    let book = open_book(&args.file)?;
     let board = book.board();
     let from = match args.position {
         Some(p) => p,
@@ -329,39 +358,55 @@ fn probe(args: ProbeArgs) -> Result<(), CliError> {
         .map(|&c| board.cell(c).to_string())
         .collect();
     if args.json {
-        println!(
+        outln!(
             "{}",
             json!({"value": hit.value.as_str(), "dte": hit.dte, "best_moves": best})
         );
     } else {
-        print!("{}", pos.diagram());
-        println!("position      {pos}");
-        println!("to move       player {}", pos.side_to_move());
-        println!("value         {} in {} plies", hit.value, hit.dte);
-        println!("optimal moves {}", names(board, &hit.best_moves));
+        out!("{}", pos.diagram());
+        outln!("position      {pos}");
+        outln!("to move       player {}", pos.side_to_move());
+        outln!("value         {} in {} plies", hit.value, hit.dte);
+        outln!("optimal moves {}", names(board, &hit.best_moves));
     }
     Ok(())
 }
 
 fn export_book(args: ExportArgs) -> Result<(), CliError> {
-    let book = Book::open(&args.file)?;
-    let mut out: Box<dyn Write> = match &args.out {
-        Some(path) => Box::new(BufWriter::new(File::create(path)?)),
-        None => Box::new(BufWriter::new(std::io::stdout().lock())),
+    if let Some(path) = &args.out {
+        refuse_same_file(&args.file, path)?;
+    }
+    let book = open_book(&args.file)?;
+    let write = |out: &mut dyn Write| -> std::io::Result<()> {
+        match args.format {
+            Format::Jsonl => export::write_jsonl(&book, args.max_ply, out)?,
+            Format::Csv => export::write_csv(&book, args.max_ply, out)?,
+        };
+        out.flush()
     };
-    match args.format {
-        Format::Jsonl => export::write_jsonl(&book, args.max_ply, &mut out)?,
-        Format::Csv => export::write_csv(&book, args.max_ply, &mut out)?,
-    };
-    out.flush()?;
+    match &args.out {
+        // The export file is written whole or not at all.
+        Some(path) => {
+            fsio::write_atomic_with(path, "export", write)?;
+            outln!("wrote {}", path.display());
+        }
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            write(&mut out)
+                .map_err(|e| CliError(format!("cannot write to standard output: {e}")))?;
+        }
+    }
     Ok(())
 }
 
 fn import(args: ImportArgs) -> Result<(), CliError> {
-    let mut input = BufReader::new(File::open(&args.file)?);
-    let book = export::read_jsonl(&mut input)?;
+    refuse_same_file(&args.file, &args.out)?;
+    let file =
+        File::open(&args.file).map_err(|e| fsio::IoError::new("read export", &args.file, e))?;
+    let book = export::read_jsonl(&mut BufReader::new(file))
+        .map_err(|e| CliError(format!("cannot import {}: {e}", args.file.display())))?;
     book.save(&args.out)?;
-    println!(
+    outln!(
         "wrote {}: {} entries, depth {}",
         args.out.display(),
         book.len(),
@@ -371,8 +416,9 @@ fn import(args: ImportArgs) -> Result<(), CliError> {
 }
 
 fn info(args: InfoArgs) -> Result<(), CliError> {
-    let bytes = std::fs::read(&args.file)?;
-    let book = Book::from_bytes(&bytes)?;
+    let bytes = fsio::read(&args.file, "book")?;
+    let book = Book::from_bytes(&bytes).map_err(|e| book_error(&args.file, e))?;
+    let checked = book.verify().map_err(|e| book_error(&args.file, e))?;
     let board = book.board();
     let mut per_ply = vec![[0u64; 2]; book.depth() as usize + 1];
     for e in book.entries() {
@@ -380,7 +426,7 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
     }
     let start = book.probe(&book.start()).ok();
     if args.json {
-        println!(
+        outln!(
             "{}",
             json!({
                 "file": args.file.display().to_string(),
@@ -389,6 +435,7 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
                 "start": board.cell(book.start().snail()).to_string(),
                 "depth": book.depth(),
                 "entries": book.len(),
+                "entries_checked_against_children": checked,
                 "bytes": bytes.len(),
                 "start_value": start.as_ref().map(|h| h.value.as_str()),
                 "start_dte": start.as_ref().map(|h| h.dte),
@@ -397,24 +444,27 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
             })
         );
     } else {
-        println!("file          {}", args.file.display());
-        println!("format        version {}", rastros_solver::book::VERSION);
-        println!("board         {board}");
-        println!("start         {}", board.cell(book.start().snail()));
-        println!("depth         {}", book.depth());
-        println!("entries       {}", book.len());
-        println!("bytes         {}", bytes.len());
+        outln!("file          {}", args.file.display());
+        outln!("format        version {}", rastros_solver::book::VERSION);
+        outln!("board         {board}");
+        outln!("start         {}", board.cell(book.start().snail()));
+        outln!("depth         {}", book.depth());
+        outln!(
+            "entries       {} ({checked} checked against their children)",
+            book.len()
+        );
+        outln!("bytes         {}", bytes.len());
         if let Some(h) = &start {
-            println!(
+            outln!(
                 "start value   {} in {} (optimal: {})",
                 h.value,
                 h.dte,
                 names(board, &h.best_moves)
             );
         }
-        println!("ply  entries  side to move wins");
+        outln!("ply  entries  side to move wins");
         for (ply, [l, w]) in per_ply.iter().enumerate() {
-            println!("{ply:>3}  {:>7}  {w:>7}", l + w);
+            outln!("{ply:>3}  {:>7}  {w:>7}", l + w);
         }
     }
     Ok(())

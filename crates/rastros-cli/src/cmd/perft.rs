@@ -7,7 +7,8 @@ use rastros_core::perft_divide;
 use rastros_solver::parallel::parallel_perft;
 use serde_json::json;
 
-use crate::args::{CliError, PositionArgs};
+use crate::args::{check_depth, CliError, PositionArgs};
+use crate::report::outln;
 
 /// Arguments of `rastros perft`.
 #[derive(Debug, Args)]
@@ -29,6 +30,7 @@ pub struct PerftArgs {
 pub fn run(args: PerftArgs) -> Result<(), CliError> {
     let pos = args.pos.resolve()?;
     let board = pos.board();
+    check_depth("--depth", args.depth, board)?;
     let clock = Instant::now();
     let (nodes, divide) = if args.divide {
         let divide = perft_divide(&pos, args.depth);
@@ -52,17 +54,17 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
                 .collect();
             out["divide"] = serde_json::Value::Object(map);
         }
-        println!("{out}");
+        outln!("{out}");
     } else {
         if let Some(divide) = &divide {
             for &(to, n) in divide {
-                println!("{:<4} {n}", board.cell(to).to_string());
+                outln!("{:<4} {n}", board.cell(to).to_string());
             }
-            println!();
+            outln!();
         }
-        println!("perft({}) = {nodes}", args.depth);
-        println!("time      {seconds:.3} s");
-        println!("leaves/s  {:.0}", rate);
+        outln!("perft({}) = {nodes}", args.depth);
+        outln!("time      {seconds:.3} s");
+        outln!("leaves/s  {:.0}", rate);
     }
     Ok(())
 }

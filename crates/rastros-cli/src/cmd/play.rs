@@ -128,7 +128,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         threads: args.threads,
         ..SolverConfig::default()
     };
-    let book = opening_book(args.book.as_deref(), board)?.map(Arc::new);
+    let book = opening_book(args.book.as_deref(), &start)?.map(Arc::new);
     let computer = player::Player::new(board, config, book)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let stdin = io::stdin();
@@ -505,15 +505,31 @@ fn levels_help(lang: Lang) -> String {
     out.join("\n")
 }
 
-/// The book named on the command line (an error if it cannot be read), or the project's
-/// 7x7 book when it is there and fits the board.
+/// The book named on the command line (an error if it cannot be read or is from another
+/// start, so it cannot help this game), or the project's 7x7 book when it is there and fits
+/// the board and start.
 fn opening_book(
     path: Option<&std::path::Path>,
-    board: &'static rastros_core::Board,
+    start: &Position,
 ) -> Result<Option<rastros_solver::Book>, CliError> {
+    let board = start.board();
+    let book = match path {
+        Some(p) => rastros_solver::Book::open_for(p, board)?,
+        None => match rastros_solver::Book::open_for(DEFAULT_BOOK, board) {
+            Ok(book) => book,
+            Err(_) => return Ok(None),
+        },
+    };
     match path {
-        Some(p) => Ok(Some(rastros_solver::Book::open_for(p, board)?)),
-        None => Ok(rastros_solver::Book::open_for(DEFAULT_BOOK, board).ok()),
+        Some(p) if book.start() != *start => Err(CliError(format!(
+            "--book {}: the book starts from {}, not from this game's start {}, so it cannot \
+             help this game",
+            p.display(),
+            board.cell(book.start().snail()),
+            board.cell(start.snail())
+        ))),
+        None if book.start() != *start => Ok(None),
+        _ => Ok(Some(book)),
     }
 }
 

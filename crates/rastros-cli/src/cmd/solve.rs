@@ -8,7 +8,7 @@ use rastros_solver::{Analysis, Mode, RootSolver, RootsError, SolveError, Solver}
 use serde_json::json;
 
 use crate::args::{CliError, PositionArgs, SearchArgs};
-use crate::report::{analysis_json, peak_memory_mb, print_analysis, Progress, RootProgress};
+use crate::report::{analysis_json, outln, peak_memory_mb, print_analysis, Progress, RootProgress};
 
 /// What `rastros solve` computes.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -72,9 +72,9 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
         result?
     };
     if args.json {
-        println!("{}", to_json(&args, &pos, &solver, &a));
+        outln!("{}", to_json(&args, &pos, &solver, &a));
     } else {
-        print_text(&args, &pos, &solver, &a);
+        print_text(&args, &pos, &solver, &a)?;
     }
     Ok(())
 }
@@ -143,23 +143,29 @@ fn to_json(args: &SolveArgs, pos: &Position, solver: &Solver, a: &Analysis) -> s
     out
 }
 
-fn print_text(args: &SolveArgs, pos: &Position, solver: &Solver, a: &Analysis) {
-    print_analysis(pos, a);
+fn print_text(
+    args: &SolveArgs,
+    pos: &Position,
+    solver: &Solver,
+    a: &Analysis,
+) -> Result<(), CliError> {
+    print_analysis(pos, a)?;
     if args.stats {
         let rate = a.stats.nodes as f64 / a.seconds.max(1e-9);
         let hit = a.stats.hits as f64 / (a.stats.probes.max(1)) as f64;
-        println!("threads       {}", solver.threads());
-        println!("nodes/s       {rate:.0}");
-        println!(
+        outln!("threads       {}", solver.threads());
+        outln!("nodes/s       {rate:.0}");
+        outln!(
             "table         {} MiB, {} probes, {:.1}% hits, fill {:.1}%",
             solver.config().hash_mb,
             a.stats.probes,
             hit * 100.0,
             solver.table().fill() * 100.0
         );
-        println!("matchings     {}", a.stats.matchings);
+        outln!("matchings     {}", a.stats.matchings);
         if let Some(mb) = peak_memory_mb() {
-            println!("peak memory   {mb:.0} MiB");
+            outln!("peak memory   {mb:.0} MiB");
         }
     }
+    Ok(())
 }

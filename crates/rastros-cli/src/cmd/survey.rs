@@ -3,7 +3,7 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -11,10 +11,11 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rastros_core::{Board, BoardSize, Cell};
 use rastros_solver::survey::{self, SurveyConfig, SurveyRow};
-use rastros_solver::SolverConfig;
+use rastros_solver::{fsio, SolverConfig};
 use serde_json::json;
 
-use crate::args::{CliError, SearchArgs};
+use crate::args::{parse_seconds, CliError, SearchArgs};
+use crate::report::{note, outln};
 
 /// Arguments of `rastros survey`.
 #[derive(Debug, Args)]
@@ -37,13 +38,13 @@ pub struct SurveyArgs {
     starts: Vec<Cell>,
     /// Give up on a start position's value after this many seconds (it is then left out of
     /// the CSV and drawn as `?`).
-    #[arg(long, value_name = "SECONDS")]
-    time_limit: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
     /// Give up on a start position's DTE after this many seconds once its value is known
     /// (the row keeps the value with an empty `dte` and is drawn as `W` or `L`). Default:
     /// the --time-limit.
-    #[arg(long, value_name = "SECONDS")]
-    dte_time_limit: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    dte_time_limit: Option<Duration>,
     /// Directory for survey.csv and survey.md.
     #[arg(long, default_value = ".")]
     out: PathBuf,
@@ -59,11 +60,32 @@ pub struct SurveyArgs {
 
 /// Runs `rastros survey`.
 pub fn run(args: SurveyArgs) -> Result<(), CliError> {
-    let boards: Vec<&'static Board> = if args.boards.is_empty() {
+    let mut boards: Vec<&'static Board> = if args.boards.is_empty() {
         survey::boards(args.min_side, args.max_side, args.max_cells)
     } else {
         args.boards.iter().map(|b| b.0).collect()
     };
+    // The same board named twice is surveyed once.
+    let mut seen = Vec::new();
+    boards.retain(|b| {
+        let fresh = !seen.contains(b);
+        seen.push(*b);
+        fresh
+    });
+    // A start cell that is a start cell of no board surveyed is a mistake, not a skip.
+    for &c in &args.starts {
+        let usable = boards
+            .iter()
+            .any(|b| b.index(c).is_ok_and(|i| !b.goals().has(i)));
+        if !usable {
+            let on_some = boards.iter().any(|b| b.index(c).is_ok());
+            return Err(CliError(if on_some {
+                format!("--starts {c}: {c} is a goal on every board surveyed, not a start cell")
+            } else {
+                format!("--starts {c}: {c} is off every board surveyed")
+            }));
+        }
+    }
     let mut plan: Vec<(&'static Board, Vec<u8>)> = Vec::new();
     for &board in &boards {
         let starts = if args.starts.is_empty() {
@@ -84,18 +106,17 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             plan.push((board, starts));
         }
     }
-    // A board listed twice is surveyed once; of a board and its mirror image in the a1
-    // diagonal (W x H and H x W), only the first is solved when its start cells cover the
-    // other's: the other's rows are the same games, filled in by `complete_by_symmetry`.
+    // Of a board and its mirror image in the a1 diagonal (W x H and H x W), only the first
+    // is solved when its start cells cover the other's: the other's rows are the same games,
+    // filled in by `complete_by_symmetry`.
     let mut kept: Vec<(&'static Board, Vec<u8>)> = Vec::new();
     for (board, starts) in plan {
         let covered = kept.iter().any(|(b, s)| {
-            *b == board
-                || (survey::are_transposes(b, board)
-                    && starts.iter().all(|&i| {
-                        let (file, rank) = (i % board.width(), i / board.width());
-                        s.contains(&(file * board.height() + rank))
-                    }))
+            survey::are_transposes(b, board)
+                && starts.iter().all(|&i| {
+                    let (file, rank) = (i % board.width(), i / board.width());
+                    s.contains(&(file * board.height() + rank))
+                })
         });
         if !covered {
             kept.push((board, starts));
@@ -109,14 +130,15 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
     let csv_path = args.out.join("survey.csv");
     let md_path = args.out.join("survey.md");
     let old = if args.merge && csv_path.exists() {
-        survey::parse_csv(&std::fs::read_to_string(&csv_path)?)?
+        let text = fsio::read_to_string(&csv_path, "survey")?;
+        survey::parse_csv(&text)
+            .map_err(|e| CliError(format!("cannot read survey {}: {e}", csv_path.display())))?
     } else {
         Vec::new()
     };
 
     let interrupt = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&interrupt);
-    let _ = ctrlc::set_handler(move || flag.store(true, Relaxed));
+    crate::signal::on_interrupt(Arc::clone(&interrupt));
     let config = SurveyConfig {
         solver: SolverConfig {
             hash_mb: args.search.hash_mb as usize,
@@ -124,11 +146,8 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             matching: !args.search.no_matching,
             ..SolverConfig::default()
         },
-        time_limit: args.time_limit.map(Duration::from_secs_f64),
-        dte_time_limit: args
-            .dte_time_limit
-            .or(args.time_limit)
-            .map(Duration::from_secs_f64),
+        time_limit: args.time_limit,
+        dte_time_limit: args.dte_time_limit.or(args.time_limit),
     };
     let terminal = std::io::stderr().is_terminal();
     let bar = if terminal {
@@ -150,29 +169,29 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
         bar.set_message(format!("{board}"));
         let result = survey::survey_board(board, starts, &config, &interrupt, &mut |row| {
             bar.inc(1);
-            let text = match (row.value, row.dte) {
+            let text = match (row.value(), row.dte()) {
                 (Some(v), Some(d)) => format!(
                     "{board} {}: {v} in {d} ({:.2} s, the value {:.2} s)",
                     row.start_name(),
-                    row.seconds,
-                    row.value_seconds
+                    row.seconds(),
+                    row.value_seconds()
                 ),
                 (Some(v), None) => format!(
                     "{board} {}: {v} in {:.2} s, DTE not finished ({:.0} s in all)",
                     row.start_name(),
-                    row.value_seconds,
-                    row.seconds
+                    row.value_seconds(),
+                    row.seconds()
                 ),
                 _ => format!(
                     "{board} {}: not finished within {:.0} s",
                     row.start_name(),
-                    row.seconds
+                    row.seconds()
                 ),
             };
             if terminal {
                 bar.println(text);
             } else {
-                eprintln!("[{:>7.1}s] {text}", clock.elapsed().as_secs_f64());
+                note!("[{:>7.1}s] {text}", clock.elapsed().as_secs_f64());
             }
             rows.push(*row);
             if let Err(e) = write_files(&args, &old, &rows) {
@@ -203,24 +222,24 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             .iter()
             .map(|r| {
                 json!({
-                    "width": r.width,
-                    "height": r.height,
+                    "width": r.width(),
+                    "height": r.height(),
                     "start": r.start_name(),
-                    "value": r.value.map(|v| v.as_str()),
-                    "dte": r.dte,
-                    "seconds": r.seconds,
-                    "value_seconds": r.value_seconds,
+                    "value": r.value().map(|v| v.as_str()),
+                    "dte": r.dte(),
+                    "seconds": r.seconds(),
+                    "value_seconds": r.value_seconds(),
                 })
             })
             .collect();
-        println!("{}", serde_json::Value::Array(list));
+        outln!("{}", serde_json::Value::Array(list));
     } else {
-        let no_value = rows.iter().filter(|r| r.value.is_none()).count();
+        let no_value = rows.iter().filter(|r| r.value().is_none()).count();
         let value_only = rows
             .iter()
-            .filter(|r| r.value.is_some() && r.dte.is_none())
+            .filter(|r| r.value().is_some() && r.dte().is_none())
             .count();
-        println!(
+        outln!(
             "surveyed {} start positions on {} boards in {:.1} s ({no_value} without a value, {value_only} with the value alone); wrote {} and {}",
             rows.len(),
             plan.len(),
@@ -234,8 +253,8 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
 
 fn write_files(args: &SurveyArgs, old: &[SurveyRow], rows: &[SurveyRow]) -> Result<(), CliError> {
     let all = survey::complete_by_symmetry(&survey::merge(old, rows));
-    std::fs::create_dir_all(&args.out)?;
-    write_whole(&args.out.join("survey.csv"), &survey::to_csv(&all))?;
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| fsio::IoError::new("create directory", &args.out, e))?;
     let preamble = "# Survey of board sizes\n\n\
          Value and distance to the end (DTE, in plies) of the start position for player 1 \
          moving first, for every start cell that is not a goal. `W 7`: player 1 wins in 7 \
@@ -248,18 +267,16 @@ fn write_files(args: &SurveyArgs, old: &[SurveyRow], rows: &[SurveyRow]) -> Resu
          when that one knows less. Top rank \
          first, file `a` on the left. Produced by `rastros survey`; the same rows are in \
          `survey.csv`.\n\n";
-    write_whole(
+    fsio::write_atomic(
         &args.out.join("survey.md"),
-        &survey::to_markdown(&all, preamble),
+        "survey",
+        survey::to_markdown(&all, preamble).as_bytes(),
+    )?;
+    // The CSV, the data of record, last: where it has a row, the grid has it too.
+    fsio::write_atomic(
+        &args.out.join("survey.csv"),
+        "survey",
+        survey::to_csv(&all).as_bytes(),
     )?;
     Ok(())
-}
-
-/// Writes `text` to `path` through a temporary file and a rename, so that a reader (or a
-/// survey killed mid-write) never sees half a file.
-fn write_whole(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }

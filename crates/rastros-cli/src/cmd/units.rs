@@ -8,9 +8,9 @@ use clap::Args;
 use rastros_solver::units::{self, merge_dir, result_path, write_split};
 use rastros_solver::{Mode, Unit, UnitResult};
 
-use crate::args::{CliError, PositionArgs, SearchArgs};
+use crate::args::{check_depth, CliError, PositionArgs, SearchArgs};
 use crate::cmd::solve::ModeArg;
-use crate::report::{analysis_json, print_analysis};
+use crate::report::{analysis_json, note, outln, print_analysis};
 
 /// Arguments of `rastros split`.
 #[derive(Debug, Args)]
@@ -24,12 +24,30 @@ pub struct SplitArgs {
     /// (created if needed; it must not hold a split already).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Refuse a split of more than this many units (it also walks at most four times as
+    /// many positions), so that a deep split cannot run out of memory.
+    #[arg(long, default_value_t = units::DEFAULT_MAX_UNITS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000_000))]
+    max_units: usize,
 }
 
 /// Runs `rastros split`.
 pub fn split(args: SplitArgs) -> Result<(), CliError> {
     let pos = args.pos.resolve()?;
-    let split = units::split(&pos, args.depth)?;
+    if args.depth == 0 {
+        return Err(CliError("--depth 0: a split is at least 1 ply deep".into()));
+    }
+    check_depth("--depth", args.depth, pos.board())?;
+    let clock = std::time::Instant::now();
+    let split = units::split_bounded(&pos, args.depth, args.max_units, &mut |walked| {
+        note!(
+            "[{:>7.1}s] split: {walked} positions walked",
+            clock.elapsed().as_secs_f64()
+        );
+    })
+    .map_err(|e| match e {
+        units::UnitError::TooManyUnits { .. } => CliError(format!("--max-units: {e}")),
+        e => e.into(),
+    })?;
     let start = match args.pos.position {
         Some(_) => None,
         None => {
@@ -40,23 +58,24 @@ pub fn split(args: SplitArgs) -> Result<(), CliError> {
     let files = write_split(&args.out, &split, start, args.pos.move_list())?;
     let dir = args.out.display();
     match (files.first(), files.last()) {
-        (Some(first), Some(last)) => println!(
+        (Some(first), Some(last)) => outln!(
             "{} units {} plies below '{pos}': {} .. {}",
             files.len(),
             args.depth,
             first.display(),
             last.display()
         ),
-        _ => println!(
+        _ => outln!(
             "no units: every line from '{pos}' ends within {} plies",
             args.depth
         ),
     }
-    println!(
+    outln!(
         "{} finished positions within {} plies are scored at the merge",
-        split.finished, args.depth
+        split.finished,
+        args.depth
     );
-    println!("next: rastros solve-unit FILE for every {dir}/unit-*.pos, then rastros merge {dir}");
+    outln!("next: rastros solve-unit FILE for every {dir}/unit-*.pos, then rastros merge {dir}");
     Ok(())
 }
 
@@ -84,7 +103,7 @@ pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
     if args.skip_done {
         if let Ok(r) = UnitResult::load(&out) {
             if r.position == unit.position && r.mode == mode {
-                println!(
+                outln!(
                     "{}: already solved in {}",
                     args.file.display(),
                     out.display()
@@ -100,7 +119,7 @@ pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
         Some(d) => format!("{} in {d} plies", result.value),
         None => result.value.to_string(),
     };
-    println!(
+    outln!(
         "{}: {value}, {} nodes, {:.3} s -> {}",
         args.file.display(),
         result.nodes,
@@ -126,15 +145,17 @@ pub fn merge(args: MergeArgs) -> Result<(), CliError> {
     let m = &merged.manifest;
     let a = &merged.analysis;
     if args.json {
-        println!(
+        outln!(
             "{}",
             analysis_json(&m.root, m.start.clone(), m.moves.clone(), a)
         );
     } else {
-        print_analysis(&m.root, a);
-        println!(
+        print_analysis(&m.root, a)?;
+        outln!(
             "split         {} units {} plies deep, solved in mode {}",
-            m.units, m.depth, merged.mode
+            m.units,
+            m.depth,
+            merged.mode
         );
     }
     Ok(())

@@ -1,8 +1,20 @@
 //! Building a book: enumerate the canonical positions ply by ply, solve them in parallel
 //! with one shared [`Solver`], checkpoint finished entries to disk as they come, and write
 //! the sorted book at the end.
+//!
+//! # The checkpoint file
+//!
+//! `BOOK.ckpt` (see [`checkpoint_path`]) is a 27-byte bincode header (magic `RASTCKPT`,
+//! format version `u32` = 2, width `u8`, height `u8`, start cell index `u8`, depth `u32`,
+//! number of canonical positions `u64`) followed by one 28-byte record per finished entry:
+//! the 20-byte book entry (as in the book file) and the FNV-1a 64 checksum of those 20 bytes
+//! (`u64`, little-endian). A record cut short by a kill is dropped on resume; a whole record
+//! whose checksum does not match makes the checkpoint damaged, and the build refuses it
+//! (start over with `--restart`). Version 1 checkpoints (20-byte records without checksums)
+//! are refused the same way. While a build runs it holds an advisory lock on the
+//! checkpoint, so a second build of the same book is refused at once.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -16,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use super::format::{encode, RawEntry, ENTRY_LEN};
 use super::{Book, BookEntry, BookError};
+use crate::fsio::{fnv1a64, FileLock, IoError, LockError};
 use crate::score::Score;
 use crate::search::canonical;
 use crate::solver::{terminal_score, SolveError, Solver};
@@ -188,7 +201,16 @@ pub enum BuildError {
         reason: String,
     },
     /// Reading or writing a file failed.
-    Io(std::io::Error),
+    Io(IoError),
+    /// Another build holds the lock on the checkpoint: it is building the same book.
+    Busy(PathBuf),
+    /// The depth is beyond what any game on the board can last.
+    Depth {
+        /// The depth asked for.
+        depth: u32,
+        /// The board's cells.
+        cells: u32,
+    },
     /// The finished book could not be assembled or saved.
     Book(BookError),
     /// The worker threads could not be started.
@@ -219,7 +241,17 @@ impl std::fmt::Display for BuildError {
                 "the checkpoint {} is damaged ({reason}); delete it to start over",
                 path.display()
             ),
-            BuildError::Io(e) => write!(f, "i/o: {e}"),
+            BuildError::Io(e) => e.fmt(f),
+            BuildError::Busy(path) => write!(
+                f,
+                "another rastros build is writing this book (it holds the lock on {}); wait \
+                 for it to finish, or build into another file",
+                path.display()
+            ),
+            BuildError::Depth { depth, cells } => write!(
+                f,
+                "depth {depth} is beyond the board's {cells} cells (no game lasts that long)"
+            ),
             BuildError::Book(e) => e.fmt(f),
             BuildError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
         }
@@ -228,9 +260,18 @@ impl std::fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-impl From<std::io::Error> for BuildError {
-    fn from(e: std::io::Error) -> Self {
+impl From<IoError> for BuildError {
+    fn from(e: IoError) -> Self {
         BuildError::Io(e)
+    }
+}
+
+impl From<LockError> for BuildError {
+    fn from(e: LockError) -> Self {
+        match e {
+            LockError::Held(path) => BuildError::Busy(path),
+            LockError::Io(e) => BuildError::Io(e),
+        }
     }
 }
 
@@ -256,6 +297,7 @@ pub struct BookBuilder {
     output: Option<PathBuf>,
     checkpoint: Option<PathBuf>,
     stop_after: Option<usize>,
+    restart: bool,
     flush_every: usize,
     flush_interval: Duration,
 }
@@ -274,8 +316,18 @@ struct CkptHeader {
 }
 
 const CKPT_MAGIC: [u8; 8] = *b"RASTCKPT";
-const CKPT_VERSION: u32 = 1;
+const CKPT_VERSION: u32 = 2;
 const CKPT_HEADER_LEN: usize = 27;
+/// A checkpoint record: the entry and its checksum.
+const CKPT_RECORD_LEN: usize = ENTRY_LEN + 8;
+
+/// The checkpoint record of `entry`: its 20 bytes and their FNV-1a 64.
+fn ckpt_record(entry: &BookEntry) -> Vec<u8> {
+    let mut record = encode(&RawEntry::from_entry(entry));
+    let sum = fnv1a64(&record);
+    record.extend_from_slice(&sum.to_le_bytes());
+    record
+}
 
 impl CkptHeader {
     fn describe(&self) -> String {
@@ -288,13 +340,13 @@ impl CkptHeader {
 
 /// What one searched position gives.
 #[derive(Clone, Copy, Debug)]
-struct Solved {
-    score: Score,
-    best: Bitboard,
+pub(super) struct Solved {
+    pub score: Score,
+    pub best: Bitboard,
 }
 
 /// The best of the parent-side scores of the moves, and the moves that reach it.
-fn best_of(moves: impl Iterator<Item = (u8, Score)>) -> Solved {
+pub(super) fn best_of(moves: impl Iterator<Item = (u8, Score)>) -> Solved {
     let mut best: Option<Solved> = None;
     for (to, s) in moves {
         match &mut best {
@@ -315,10 +367,6 @@ fn best_of(moves: impl Iterator<Item = (u8, Score)>) -> Solved {
 fn search_entry(solver: &Solver, pos: &Position) -> Result<Solved, SolveError> {
     Ok(best_of(solver.move_scores(pos)?.into_iter()))
 }
-
-/// Entries read back from a checkpoint (indices into the keys), and the checkpoint opened
-/// for appending.
-type Resumed = (Vec<(usize, Solved)>, Option<File>);
 
 /// Appends finished entries to the checkpoint file and keeps them in memory.
 struct Sink {
@@ -362,6 +410,7 @@ impl BookBuilder {
             output: None,
             checkpoint: None,
             stop_after: None,
+            restart: false,
             flush_every: 4096,
             flush_interval: Duration::from_secs(2),
         }
@@ -404,6 +453,13 @@ impl BookBuilder {
         self
     }
 
+    /// Discards the checkpoint's entries (once this build holds its lock) instead of
+    /// resuming from them.
+    pub fn restart(mut self, restart: bool) -> BookBuilder {
+        self.restart = restart;
+        self
+    }
+
     /// Flushes the checkpoint every `entries` entries or `interval`, whichever comes first.
     pub fn flush_every(mut self, entries: usize, interval: Duration) -> BookBuilder {
         self.flush_every = entries.max(1);
@@ -429,65 +485,96 @@ impl BookBuilder {
         }
     }
 
-    /// Reads the checkpoint, if there is one for this build: the entries it holds (as
-    /// indices into `keys`), and the file opened for appending after the last whole record.
-    fn resume(&self, path: &Path, keys: &[(Key, u8)]) -> Result<Resumed, BuildError> {
+    /// Locks the checkpoint `path` (created if missing) and reads the entries it holds for
+    /// this build (as indices into `keys`); the file is left positioned for appending after
+    /// the last whole record, with a header written if it had none.
+    fn open_checkpoint(
+        &self,
+        path: &Path,
+        keys: &[(Key, u8)],
+    ) -> Result<(FileLock, Vec<(usize, Solved)>), BuildError> {
         let board = self.start.board();
-        let mut file = match OpenOptions::new().read(true).write(true).open(path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), None)),
-            Err(e) => return Err(e.into()),
-        };
+        let io = |action: &str, e: std::io::Error| BuildError::Io(IoError::new(action, path, e));
+        let mut lock = FileLock::acquire(path)?;
+        let file = lock.file_mut();
         let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)?;
-        if bytes.len() < CKPT_HEADER_LEN {
-            // Killed while writing the header: nothing was saved yet.
-            return Ok((Vec::new(), None));
+        if !self.restart {
+            file.read_to_end(&mut bytes)
+                .map_err(|e| io("read book checkpoint", e))?;
         }
-        let corrupt = |reason: String| BuildError::CheckpointCorrupt {
-            path: path.to_path_buf(),
-            reason,
-        };
-        let header: CkptHeader =
-            bincode::deserialize(&bytes[..CKPT_HEADER_LEN]).map_err(|e| corrupt(e.to_string()))?;
-        if header.magic != CKPT_MAGIC || header.version != CKPT_VERSION {
-            return Err(corrupt("not a book checkpoint of this version".into()));
-        }
-        let expected = self.ckpt_header(keys.len());
-        if header != expected {
-            return Err(BuildError::CheckpointMismatch {
+        let mut out = Vec::new();
+        let end = if bytes.len() < CKPT_HEADER_LEN {
+            // New, restarted, or killed while writing the header: nothing was saved yet.
+            file.set_len(0)
+                .map_err(|e| io("write book checkpoint", e))?;
+            file.seek(SeekFrom::Start(0))
+                .map_err(|e| io("write book checkpoint", e))?;
+            file.write_all(&encode(&self.ckpt_header(keys.len())))
+                .and_then(|()| file.sync_data())
+                .map_err(|e| io("write book checkpoint", e))?;
+            CKPT_HEADER_LEN as u64
+        } else {
+            let corrupt = |reason: String| BuildError::CheckpointCorrupt {
                 path: path.to_path_buf(),
-                found: header.describe(),
-                expected: expected.describe(),
-            });
-        }
-        let records = &bytes[CKPT_HEADER_LEN..];
-        let whole = records.len() / ENTRY_LEN * ENTRY_LEN;
-        let mut out = Vec::with_capacity(records.len() / ENTRY_LEN);
-        for (i, chunk) in records[..whole].chunks_exact(ENTRY_LEN).enumerate() {
-            let raw: RawEntry = bincode::deserialize(chunk).map_err(|e| corrupt(e.to_string()))?;
-            let e = raw
-                .to_entry(board)
-                .map_err(|m| corrupt(format!("record {i}: {m}")))?;
-            let index = keys
-                .binary_search_by_key(&(e.key.region, e.key.snail), |(k, _)| (k.region, k.snail))
-                .map_err(|_| corrupt(format!("record {i} is not a position of this book")))?;
-            if keys[index].1 != e.ply {
-                return Err(corrupt(format!("record {i} has the wrong ply")));
+                reason,
+            };
+            let header: CkptHeader = bincode::deserialize(&bytes[..CKPT_HEADER_LEN])
+                .map_err(|e| corrupt(e.to_string()))?;
+            if header.magic != CKPT_MAGIC {
+                return Err(corrupt("not a book checkpoint (bad magic bytes)".into()));
             }
-            out.push((
-                index,
-                Solved {
-                    score: e.score(),
-                    best: e.best,
-                },
-            ));
-        }
-        // Drop a record cut short by a kill, and append after the last whole one.
-        let end = (CKPT_HEADER_LEN + whole) as u64;
-        file.set_len(end)?;
-        file.seek(SeekFrom::Start(end))?;
-        Ok((out, Some(file)))
+            if header.version != CKPT_VERSION {
+                return Err(corrupt(format!(
+                    "format version {}, this program reads version {CKPT_VERSION} (records \
+                     with checksums)",
+                    header.version
+                )));
+            }
+            let expected = self.ckpt_header(keys.len());
+            if header != expected {
+                return Err(BuildError::CheckpointMismatch {
+                    path: path.to_path_buf(),
+                    found: header.describe(),
+                    expected: expected.describe(),
+                });
+            }
+            let records = &bytes[CKPT_HEADER_LEN..];
+            let whole = records.len() / CKPT_RECORD_LEN * CKPT_RECORD_LEN;
+            for (i, chunk) in records[..whole].chunks_exact(CKPT_RECORD_LEN).enumerate() {
+                let (entry, sum) = chunk.split_at(ENTRY_LEN);
+                if fnv1a64(entry).to_le_bytes() != sum {
+                    return Err(corrupt(format!("record {i}: the checksum does not match")));
+                }
+                let raw: RawEntry =
+                    bincode::deserialize(entry).map_err(|e| corrupt(e.to_string()))?;
+                let e = raw
+                    .to_entry(board)
+                    .map_err(|m| corrupt(format!("record {i}: {m}")))?;
+                let index = keys
+                    .binary_search_by_key(&(e.key.region, e.key.snail), |(k, _)| {
+                        (k.region, k.snail)
+                    })
+                    .map_err(|_| corrupt(format!("record {i} is not a position of this book")))?;
+                if keys[index].1 != e.ply {
+                    return Err(corrupt(format!("record {i} has the wrong ply")));
+                }
+                out.push((
+                    index,
+                    Solved {
+                        score: e.score(),
+                        best: e.best,
+                    },
+                ));
+            }
+            // Drop a record cut short by a kill, and append after the last whole one.
+            let end = (CKPT_HEADER_LEN + whole) as u64;
+            file.set_len(end)
+                .map_err(|e| io("write book checkpoint", e))?;
+            end
+        };
+        file.seek(SeekFrom::Start(end))
+            .map_err(|e| io("write book checkpoint", e))?;
+        Ok((lock, out))
     }
 
     /// Runs the build with `solver`, reporting to `progress` (called from worker threads).
@@ -505,6 +592,12 @@ impl BookBuilder {
         }
         if self.start.ply() != 0 || self.start.side_to_move() != Player::One {
             return Err(BuildError::NotAStart);
+        }
+        if self.depth > board.size() {
+            return Err(BuildError::Depth {
+                depth: self.depth,
+                cells: board.size(),
+            });
         }
         let workers = if self.workers == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -524,23 +617,25 @@ impl BookBuilder {
         };
         let mut results: Vec<Option<Solved>> = vec![None; keys.len()];
 
-        // Resume from the checkpoint, or start one.
+        // Resume from the checkpoint, or start one; its lock is held to the end.
         let mut file = None;
+        let mut lock = None;
         if let Some(path) = &self.checkpoint {
-            let (done, f) = self.resume(path, &keys)?;
+            let (l, done) = self.open_checkpoint(path, &keys)?;
             for (i, s) in done {
                 results[i] = Some(s);
             }
-            file = match f {
-                Some(f) => Some(f),
-                None => {
-                    let mut f = File::create(path)?;
-                    f.write_all(&encode(&self.ckpt_header(keys.len())))?;
-                    f.sync_data()?;
-                    Some(f)
-                }
-            };
+            let f = l
+                .file()
+                .try_clone()
+                .map_err(|e| IoError::new("open book checkpoint", path, e))?;
+            file = Some(f);
+            lock = Some(l);
         }
+        let ckpt_error = |e: std::io::Error| {
+            let path = self.checkpoint.as_deref().unwrap_or(Path::new("-"));
+            BuildError::Io(IoError::new("write book checkpoint", path, e))
+        };
 
         // The positions to search, in order.
         // Breadth-first order keeps siblings together, so consecutive searches share
@@ -613,10 +708,10 @@ impl BookBuilder {
                     let mut sink = sink.lock().expect("no panics");
                     sink.solved.push((i, solved));
                     if let Some(f) = &mut sink.file {
-                        let record = RawEntry::from_entry(&entry_of(keys[i].0, keys[i].1, solved));
-                        if let Err(e) = f.write_all(&encode(&record)) {
+                        let record = ckpt_record(&entry_of(keys[i].0, keys[i].1, solved));
+                        if let Err(e) = f.write_all(&record) {
                             drop(sink);
-                            fail(e.into());
+                            fail(ckpt_error(e));
                             break;
                         }
                         sink.pending += 1;
@@ -625,7 +720,7 @@ impl BookBuilder {
                         {
                             if let Err(e) = sink.flush() {
                                 drop(sink);
-                                fail(e.into());
+                                fail(ckpt_error(e));
                                 break;
                             }
                         }
@@ -641,7 +736,7 @@ impl BookBuilder {
         if let Some(e) = failure.into_inner().expect("no panics") {
             return Err(e);
         }
-        flushed?;
+        flushed.map_err(ckpt_error)?;
         let solved_now = sink.solved.len();
         for (i, s) in sink.solved.drain(..) {
             results[i] = Some(s);
@@ -704,8 +799,11 @@ impl BookBuilder {
             book.save(out)?;
         }
         if let Some(path) = &self.checkpoint {
-            std::fs::remove_file(path)?;
+            // Removed while still locked, so no other build can be resuming from it.
+            std::fs::remove_file(path)
+                .map_err(|e| IoError::new("remove book checkpoint", path, e))?;
         }
+        drop(lock);
         Ok(BuildOutcome::Finished(book))
     }
 }

@@ -12,15 +12,16 @@
 //! "best_moves":["b4","c4"],"key_region":"0001fffffffffffe","key_snail":16,"key_best":"…"}`.
 //! Exporting only the first plies (`max_ply`) gives the book of that depth.
 
+use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
-use rastros_core::{Bitboard, Position};
+use rastros_core::Position;
 use serde::{Deserialize, Serialize};
 
+use super::format::RawEntry;
 use super::{Book, BookEntry, BookError};
 use crate::score::Value;
 use crate::search::canonical;
-use crate::table::Key;
 
 /// The first line of a JSON lines export.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -187,15 +188,53 @@ pub fn write_csv(book: &Book, max_ply: Option<u32>, out: &mut dyn Write) -> std:
     Ok(rows.len() as u64)
 }
 
+/// One line of `input` without its line break, or `None` at the end; `n` (from 1) names
+/// the line in errors (unreadable, or not UTF-8).
+fn next_line(
+    input: &mut dyn BufRead,
+    buf: &mut Vec<u8>,
+    n: usize,
+) -> Result<Option<String>, BookError> {
+    buf.clear();
+    let read = input
+        .read_until(b'\n', buf)
+        .map_err(|e| BookError::Decode(format!("line {n}: cannot read it: {e}")))?;
+    if read == 0 {
+        return Ok(None);
+    }
+    let text = std::str::from_utf8(buf).map_err(|e| {
+        BookError::Decode(format!(
+            "line {n}: not valid UTF-8 (at byte {} of the line)",
+            e.valid_up_to() + 1
+        ))
+    })?;
+    Ok(Some(text.trim_end_matches(['\n', '\r']).to_string()))
+}
+
 /// Reads a JSON lines export back into a book (the same book, byte for byte, when the
-/// export was whole). Only the key fields, ply, value and DTE of each line are used.
+/// export was whole). Only the key fields, ply, value and DTE of each line are used; each
+/// is checked as it is read, and an error names the line of the input (from 1). A UTF-8
+/// byte order mark before the header is skipped; a CSV export is named as such.
 pub fn read_jsonl(input: &mut dyn BufRead) -> Result<Book, BookError> {
     let bad = |line: usize, e: String| BookError::Decode(format!("line {line}: {e}"));
-    let mut lines = input.lines();
-    let first = lines
-        .next()
-        .ok_or_else(|| BookError::Decode("empty export".into()))??;
-    let header: ExportHeader = serde_json::from_str(&first).map_err(|e| bad(1, e.to_string()))?;
+    let mut buf = Vec::new();
+    let first = next_line(input, &mut buf, 1)?
+        .ok_or_else(|| BookError::Decode("the export is empty".into()))?;
+    let first = first.strip_prefix('\u{feff}').unwrap_or(&first);
+    if first.starts_with("ply,") {
+        return Err(bad(
+            1,
+            "this is a CSV export; book import reads the JSON lines export (book export \
+             --format jsonl)"
+                .into(),
+        ));
+    }
+    let header: ExportHeader = serde_json::from_str(first).map_err(|e| {
+        bad(
+            1,
+            format!("not the header of a JSON lines book export ({e})"),
+        )
+    })?;
     if header.format != "rastros-book" {
         return Err(BookError::BadMagic);
     }
@@ -211,29 +250,54 @@ pub fn read_jsonl(input: &mut dyn BufRead) -> Result<Book, BookError> {
         .parse()
         .map_err(|e: rastros_core::CellParseError| bad(1, e.to_string()))?;
     let start = Position::start(board, start_cell).map_err(|e| bad(1, e.to_string()))?;
+    if header.depth > board.size() {
+        return Err(bad(
+            1,
+            format!(
+                "depth {} is beyond the {} cells of {board}",
+                header.depth,
+                board.size()
+            ),
+        ));
+    }
     let mut entries = Vec::new();
-    for (n, line) in lines.enumerate() {
-        let line = line?;
+    let mut lines_of: HashMap<(u64, u8), usize> = HashMap::new();
+    let mut n = 1;
+    loop {
+        n += 1;
+        let Some(line) = next_line(input, &mut buf, n)? else {
+            break;
+        };
         if line.trim().is_empty() {
             continue;
         }
-        let x: ExportEntry = serde_json::from_str(&line).map_err(|e| bad(n + 2, e.to_string()))?;
-        let hex = |s: &str| u64::from_str_radix(s, 16).map_err(|e| bad(n + 2, e.to_string()));
+        let x: ExportEntry = serde_json::from_str(&line).map_err(|e| bad(n, e.to_string()))?;
+        let hex = |s: &str| u64::from_str_radix(s, 16).map_err(|e| bad(n, format!("'{s}': {e}")));
         let value = match x.value.as_str() {
             "win" => Value::Win,
             "loss" => Value::Loss,
-            v => return Err(bad(n + 2, format!("value '{v}' is neither win nor loss"))),
+            v => return Err(bad(n, format!("value '{v}' is neither win nor loss"))),
         };
-        entries.push(BookEntry {
-            key: Key {
-                region: hex(&x.key_region)?,
-                snail: x.key_snail,
-            },
-            ply: u8::try_from(x.ply).map_err(|e| bad(n + 2, e.to_string()))?,
-            value,
-            dte: u8::try_from(x.dte).map_err(|e| bad(n + 2, e.to_string()))?,
-            best: Bitboard(hex(&x.key_best)?),
-        });
+        if x.ply > header.depth {
+            return Err(bad(
+                n,
+                format!("ply {} is deeper than the depth {}", x.ply, header.depth),
+            ));
+        }
+        let entry = RawEntry {
+            region: hex(&x.key_region)?,
+            snail: x.key_snail,
+            ply: u8::try_from(x.ply).map_err(|e| bad(n, e.to_string()))?,
+            value: u8::from(value == Value::Win),
+            dte: u8::try_from(x.dte).map_err(|e| bad(n, format!("dte {}: {e}", x.dte)))?,
+            best: hex(&x.key_best)?,
+        }
+        .to_entry(board)
+        .map_err(|e| bad(n, e))?;
+        if let Some(first) = lines_of.insert((entry.key.region, entry.key.snail), n) {
+            return Err(bad(n, format!("the same position as line {first}")));
+        }
+        entries.push(entry);
     }
     if entries.len() as u64 != header.entries {
         return Err(BookError::Decode(format!(

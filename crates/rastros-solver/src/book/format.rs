@@ -21,16 +21,7 @@ pub const ENTRY_LEN: usize = 20;
 /// FNV-1a, 64 bits: `h = 0xcbf29ce484222325; for each byte b { h ^= b; h *= 0x100000001b3 }`
 /// (wrapping). Any change of a single byte changes the hash (every step is a bijection).
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    fnv1a64_continue(0xcbf2_9ce4_8422_2325, bytes)
-}
-
-/// FNV-1a 64 of more bytes, starting from the hash of the bytes before them.
-pub fn fnv1a64_continue(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    crate::fsio::fnv1a64(bytes)
 }
 
 /// The header as bincode writes it, field by field.
@@ -209,6 +200,14 @@ pub(crate) fn read_file(bytes: &[u8], expected: Option<&Board>) -> Result<Parsed
                 found: board.to_string(),
             });
         }
+    }
+    if header.depth > board.size() {
+        // Checked before anything is sized by it: no game on the board lasts that long.
+        return Err(BookError::Decode(format!(
+            "depth {} is beyond the {} cells of {board}",
+            header.depth,
+            board.size()
+        )));
     }
     if u32::from(header.start) >= board.size() || board.goals().has(header.start) {
         return Err(BookError::Decode(format!(

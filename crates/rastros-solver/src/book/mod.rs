@@ -56,8 +56,10 @@ use std::path::Path;
 
 use rastros_core::{Bitboard, Board, Outcome, Position};
 
+use crate::fsio::{self, IoError};
 use crate::score::{Score, Value};
 use crate::search::canonical;
+use crate::solver::terminal_score;
 use crate::table::Key;
 
 pub use build::{checkpoint_path, BookBuilder, BuildError, BuildOutcome, BuildProgress, Strategy};
@@ -137,8 +139,8 @@ pub enum BookError {
     },
     /// A checksum does not match: the file is corrupted.
     ChecksumMismatch(ChecksumPart),
-    /// Reading or writing failed.
-    Io(std::io::Error),
+    /// Reading or writing a file failed.
+    Io(IoError),
     /// The bytes pass the checksums but do not describe a valid book.
     Decode(String),
 }
@@ -167,7 +169,7 @@ impl fmt::Display for BookError {
                     "corrupted book: the checksum of the entries does not match"
                 )
             }
-            BookError::Io(e) => write!(f, "book i/o: {e}"),
+            BookError::Io(e) => e.fmt(f),
             BookError::Decode(e) => write!(f, "invalid book: {e}"),
         }
     }
@@ -182,8 +184,8 @@ impl std::error::Error for BookError {
     }
 }
 
-impl From<std::io::Error> for BookError {
-    fn from(e: std::io::Error) -> Self {
+impl From<IoError> for BookError {
+    fn from(e: IoError) -> Self {
         BookError::Io(e)
     }
 }
@@ -282,6 +284,12 @@ impl Book {
                 "a book starts from a start position".into(),
             ));
         }
+        if depth > board.size() {
+            return Err(BookError::Decode(format!(
+                "depth {depth} is beyond the {} cells of {board}",
+                board.size()
+            )));
+        }
         entries.sort_unstable_by_key(order);
         for (i, e) in entries.iter().enumerate() {
             format::RawEntry::from_entry(e)
@@ -310,12 +318,12 @@ impl Book {
 
     /// Reads a book file.
     pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
-        Book::from_bytes(&std::fs::read(path)?)
+        Book::from_bytes(&fsio::read(path.as_ref(), "book")?)
     }
 
     /// Reads a book file that must be for `board` ([`BookError::WrongBoard`] otherwise).
     pub fn open_for(path: impl AsRef<Path>, board: &Board) -> Result<Book, BookError> {
-        Book::from_bytes_for(&std::fs::read(path)?, Some(board))
+        Book::from_bytes_for(&fsio::read(path.as_ref(), "book")?, Some(board))
     }
 
     /// A book from the bytes of a file.
@@ -339,14 +347,10 @@ impl Book {
         format::write_file(self.board, self.start, self.depth, &self.entries)
     }
 
-    /// Writes the book file: to a temporary file beside `path`, then renamed over it, so a
-    /// reader never sees half a book.
+    /// Writes the book file whole or not at all ([`fsio::write_atomic`]), so a reader never
+    /// sees half a book.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), BookError> {
-        let path = path.as_ref();
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        std::fs::write(&tmp, self.to_bytes())?;
-        std::fs::rename(&tmp, path)?;
+        fsio::write_atomic(path.as_ref(), "book", &self.to_bytes())?;
         Ok(())
     }
 
@@ -386,6 +390,48 @@ impl Book {
             .binary_search_by_key(&(key.region, key.snail), order)
             .ok()
             .map(|i| &self.entries[i])
+    }
+
+    /// Checks every entry against the book itself: wherever the book holds every child in
+    /// progress of an entry's position, the entry's value, DTE and optimal moves must follow
+    /// from the children's by one negamax step (finished children scored by the rules).
+    /// Returns the number of entries so checked; a contradiction is a
+    /// [`BookError::Decode`] naming the entry. (Loading already checked that every entry's
+    /// optimal moves are legal moves of its position.)
+    pub fn verify(&self) -> Result<usize, BookError> {
+        let mut checked = 0;
+        'entries: for (i, e) in self.entries.iter().enumerate() {
+            let pos = key_position(self.board, e.key);
+            let mut scores = Vec::new();
+            for to in pos.legal_moves() {
+                let mut child = pos;
+                child.play_unchecked(to);
+                let s = match terminal_score(&child) {
+                    Some(s) => s,
+                    None => match self.get(canonical(&child).0) {
+                        Some(c) => c.score(),
+                        None => continue 'entries,
+                    },
+                };
+                scores.push((to, s.parent()));
+            }
+            let derived = build::best_of(scores.into_iter());
+            if derived.score != e.score() || derived.best != e.best {
+                return Err(BookError::Decode(format!(
+                    "entry {i} (ply {}) says {} in {} with optimal moves {:#x}, but its \
+                     children give {} in {} with {:#x}",
+                    e.ply,
+                    e.value,
+                    e.dte,
+                    e.best.0,
+                    derived.score.value,
+                    derived.score.dte,
+                    derived.best.0
+                )));
+            }
+            checked += 1;
+        }
+        Ok(checked)
     }
 
     /// Looks `pos` up: its value, DTE and optimal moves (in `pos`'s own cells). Every

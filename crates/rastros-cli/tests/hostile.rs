@@ -1,0 +1,627 @@
+//! The standing harness: every subcommand run with families of hostile input (odd numbers,
+//! odd files, an output that is the input, a full standard output, a failing standard error,
+//! concurrent runs on the same files). Whatever the input, `rastros` never panics, never runs
+//! past a time limit, fails with exit code 2 and a message naming the argument or the file,
+//! and leaves the files it was given as they were.
+//!
+//! A new subcommand joins the harness by adding one line to [`COMMANDS`] (and, for its
+//! numeric arguments and input files, one line to [`NUMBERS`] and [`FILES`]).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use common::{command, ok, rng, run_command, s, scratch, wait, Run, TIME_LIMIT};
+use rand::RngExt;
+
+/// Every subcommand as a quick run that succeeds on the fixture. Placeholders: `{book}`,
+/// `{jsonl}` (its export), `{unit}` (a unit file), `{split}` (a solved split directory),
+/// `{ckpt}` (a finished solve checkpoint), `{survey}` (a directory with a survey), `{out}` (a
+/// path that does not exist yet).
+const COMMANDS: &[(&str, &[&str])] = &[
+    ("perft", &["perft", "--board", "5x5", "--depth", "3"]),
+    (
+        "solve",
+        &[
+            "solve",
+            "--board",
+            "5x5",
+            "--threads",
+            "1",
+            "--hash-mb",
+            "8",
+        ],
+    ),
+    (
+        "solve --checkpoint",
+        &[
+            "solve",
+            "--board",
+            "5x5",
+            "--hash-mb",
+            "8",
+            "--checkpoint",
+            "{out}",
+        ],
+    ),
+    (
+        "solve --resume",
+        &[
+            "solve",
+            "--board",
+            "5x5",
+            "--hash-mb",
+            "8",
+            "--resume",
+            "{ckpt}",
+        ],
+    ),
+    ("analyze", &["analyze", "--board", "5x5", "--hash-mb", "8"]),
+    (
+        "book build",
+        &[
+            "book",
+            "build",
+            "--board",
+            "5x5",
+            "--depth",
+            "2",
+            "--out",
+            "{out}",
+            "--hash-mb",
+            "8",
+        ],
+    ),
+    ("book probe", &["book", "probe", "{book}", "--moves", "b2"]),
+    ("book info", &["book", "info", "{book}"]),
+    ("book export", &["book", "export", "{book}"]),
+    (
+        "book export --out",
+        &[
+            "book", "export", "{book}", "--format", "csv", "--out", "{out}",
+        ],
+    ),
+    (
+        "book import",
+        &["book", "import", "{jsonl}", "--out", "{out}"],
+    ),
+    (
+        "survey",
+        &[
+            "survey",
+            "--boards",
+            "3x3",
+            "--out",
+            "{out}",
+            "--hash-mb",
+            "8",
+        ],
+    ),
+    (
+        "survey --merge",
+        &[
+            "survey",
+            "--boards",
+            "3x4",
+            "--merge",
+            "--out",
+            "{survey}",
+            "--hash-mb",
+            "8",
+        ],
+    ),
+    (
+        "split",
+        &["split", "--board", "5x5", "--depth", "1", "--out", "{out}"],
+    ),
+    ("solve-unit", &["solve-unit", "{unit}", "--hash-mb", "8"]),
+    ("merge", &["merge", "{split}"]),
+    ("rules", &["rules"]),
+    ("play", &["play", "--board", "5x5"]),
+];
+
+/// Numeric arguments: the command (a name in [`COMMANDS`]) and the argument.
+const NUMBERS: &[(&str, &str)] = &[
+    ("perft", "--depth"),
+    ("solve", "--threads"),
+    ("solve", "--hash-mb"),
+    ("analyze", "--threads"),
+    ("book build", "--depth"),
+    ("book build", "--threads"),
+    ("book export", "--max-ply"),
+    ("survey", "--time-limit"),
+    ("survey", "--dte-time-limit"),
+    ("survey", "--max-cells"),
+    ("survey", "--min-side"),
+    ("survey", "--max-side"),
+    ("split", "--depth"),
+    ("split", "--max-units"),
+    ("solve-unit", "--threads"),
+];
+
+/// The odd numbers every numeric argument gets.
+const ODD_NUMBERS: &[&str] = &[
+    "NaN",
+    "inf",
+    "-inf",
+    "-1",
+    "0",
+    "1e20",
+    "4294967295",
+    "18446744073709551616",
+    "0x10",
+    "",
+];
+
+/// Input files: the command, the placeholder whose file is made hostile (for a directory
+/// placeholder, the file inside it), whether every flipped byte must be detected (files with
+/// a checksum) rather than possibly read as other valid content, and whether the file may be
+/// missing (`survey --merge` into a new directory).
+const FILES: &[(&str, &str, bool, bool)] = &[
+    ("solve --resume", "{ckpt}", true, false),
+    ("book probe", "{book}", true, false),
+    ("book info", "{book}", true, false),
+    ("book export", "{book}", true, false),
+    ("book import", "{jsonl}", false, false),
+    ("survey --merge", "{survey}/survey.csv", false, true),
+    ("solve-unit", "{unit}", false, false),
+    ("merge", "{split}/unit-000003.pos.result", true, false),
+    ("merge", "{split}/split.txt", false, false),
+    ("merge", "{split}/unit-000003.pos", false, false),
+];
+
+/// The fixture: one file or directory of every kind, made by the commands themselves.
+fn fixture(dir: &Path) {
+    let p = |name: &str| s(&dir.join(name)).to_string();
+    ok(&[
+        "book",
+        "build",
+        "--board",
+        "5x5",
+        "--depth",
+        "3",
+        "--out",
+        &p("b.book"),
+        "--hash-mb",
+        "8",
+    ]);
+    ok(&["book", "export", &p("b.book"), "--out", &p("b.jsonl")]);
+    ok(&[
+        "split",
+        "--board",
+        "5x5",
+        "--depth",
+        "1",
+        "--out",
+        &p("split"),
+    ]);
+    for i in 0..8 {
+        ok(&[
+            "solve-unit",
+            &p(&format!("split/unit-{i:06}.pos")),
+            "--hash-mb",
+            "8",
+        ]);
+    }
+    fs::create_dir(dir.join("unit")).unwrap();
+    fs::copy(dir.join("split/unit-000002.pos"), dir.join("unit/u.pos")).unwrap();
+    ok(&[
+        "solve",
+        "--board",
+        "5x5",
+        "--hash-mb",
+        "8",
+        "--checkpoint",
+        &p("cp.json"),
+    ]);
+    ok(&[
+        "survey",
+        "--boards",
+        "3x3",
+        "--out",
+        &p("survey"),
+        "--hash-mb",
+        "8",
+    ]);
+}
+
+/// A case's own copy of the fixture, and the command's arguments with placeholders filled.
+struct Case {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+}
+
+impl Case {
+    fn new(fixture: &Path) -> Case {
+        let tmp = scratch();
+        let dir = tmp.path().to_path_buf();
+        copy_tree(fixture, &dir);
+        Case { _tmp: tmp, dir }
+    }
+
+    fn path(&self, placeholder: &str) -> PathBuf {
+        let name = match placeholder.split_once('/') {
+            Some((p, rest)) => return self.path(p).join(rest),
+            None => placeholder,
+        };
+        self.dir.join(match name {
+            "{book}" => "b.book",
+            "{jsonl}" => "b.jsonl",
+            "{unit}" => "unit/u.pos",
+            "{split}" => "split",
+            "{ckpt}" => "cp.json",
+            "{survey}" => "survey",
+            "{out}" => "new-output",
+            other => panic!("unknown placeholder {other}"),
+        })
+    }
+
+    fn args(&self, args: &[&str]) -> Vec<String> {
+        args.iter()
+            .map(|a| {
+                if a.starts_with('{') {
+                    s(&self.path(a)).to_string()
+                } else {
+                    a.to_string()
+                }
+            })
+            .collect()
+    }
+
+    /// Every file under the case directory and a hash of its bytes.
+    fn snapshot(&self) -> BTreeMap<PathBuf, u64> {
+        let mut out = BTreeMap::new();
+        snapshot_into(&self.dir, &mut out);
+        out
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn snapshot_into(dir: &Path, out: &mut BTreeMap<PathBuf, u64>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            snapshot_into(&path, out);
+        } else {
+            out.insert(
+                path.clone(),
+                rastros_solver::fsio::fnv1a64(&fs::read(&path).unwrap()),
+            );
+        }
+    }
+}
+
+fn row(name: &str) -> &'static [&'static str] {
+    COMMANDS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no command {name} in COMMANDS"))
+        .1
+}
+
+fn run_args(args: &[String]) -> Run {
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    run_command(command(&refs), TIME_LIMIT)
+}
+
+/// The harness's promise for a run that must fail: no panic, in time, exit code 2, one
+/// message containing `names`.
+fn assert_clean_failure(what: &str, run: &Run, names: &str) {
+    assert!(!run.timed_out, "{what}: still running after {TIME_LIMIT:?}");
+    assert!(!run.panicked(), "{what}: panicked\n{}", run.stderr);
+    assert_eq!(run.code, Some(2), "{what}: exit code\n{}", run.stderr);
+    assert!(
+        run.stderr.contains(names),
+        "{what}: the message does not name '{names}'\n{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn every_command_runs_on_the_fixture() {
+    let tmp = scratch();
+    fixture(tmp.path());
+    for (name, args) in COMMANDS {
+        let case = Case::new(tmp.path());
+        let run = run_args(&case.args(args));
+        assert_eq!(run.code, Some(0), "{name}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn odd_numbers_are_refused_by_name_or_run_in_time() {
+    let tmp = scratch();
+    fixture(tmp.path());
+    for (name, flag) in NUMBERS {
+        let case = Case::new(tmp.path());
+        for value in ODD_NUMBERS {
+            let before = case.snapshot();
+            let mut args = case.args(row(name));
+            if let Some(i) = args.iter().position(|a| a == flag) {
+                args.drain(i..i + 2);
+            }
+            // `--flag=VALUE` keeps "-1" a value, not a flag.
+            args.push(format!("{flag}={value}"));
+            let what = format!("{name} {flag}={value}");
+            let run = run_args(&args);
+            assert!(!run.timed_out, "{what}: still running after {TIME_LIMIT:?}");
+            assert!(!run.panicked(), "{what}: panicked\n{}", run.stderr);
+            if run.code != Some(0) {
+                assert_clean_failure(&what, &run, flag);
+                assert_eq!(case.snapshot(), before, "{what} changed its input files");
+            }
+            // A success may have written its output: start the next value afresh.
+            let _ = fs::remove_dir_all(case.path("{out}"));
+            let _ = fs::remove_file(case.path("{out}"));
+        }
+    }
+}
+
+/// The hostile versions of a file whose good bytes are `good`.
+fn hostile_versions(good: &[u8], seed: u64) -> Vec<(String, Option<Vec<u8>>)> {
+    let mut rng = rng(seed);
+    let mut out: Vec<(String, Option<Vec<u8>>)> = vec![
+        ("empty".into(), Some(Vec::new())),
+        ("a directory".into(), None),
+        ("truncated".into(), Some(good[..good.len() / 2].to_vec())),
+        ("cut short".into(), Some(good[..good.len() - 3].to_vec())),
+        ("doubled".into(), Some([good, good].concat())),
+        ("invalid UTF-8".into(), Some([good, b"\xff\xfe\n"].concat())),
+    ];
+    let random: Vec<u8> = (0..700).map(|_| rng.random::<u8>()).collect();
+    out.push(("random bytes".into(), Some(random)));
+    for _ in 0..6 {
+        let mut flipped = good.to_vec();
+        let at = rng.random_range(0..flipped.len());
+        flipped[at] ^= 1 << rng.random_range(0..8);
+        out.push((format!("byte {at} flipped"), Some(flipped)));
+    }
+    out
+}
+
+#[test]
+fn odd_files_are_refused_by_name_and_left_as_they_were() {
+    let tmp = scratch();
+    fixture(tmp.path());
+    for (n, (name, placeholder, checksummed, missing_ok)) in FILES.iter().enumerate() {
+        let good = fs::read(Case::new(tmp.path()).path(placeholder)).unwrap();
+        for (kind, bytes) in hostile_versions(&good, n as u64) {
+            let case = Case::new(tmp.path());
+            let file = case.path(placeholder);
+            fs::remove_file(&file).unwrap();
+            match &bytes {
+                Some(b) => fs::write(&file, b).unwrap(),
+                None => fs::create_dir(&file).unwrap(),
+            }
+            let before = case.snapshot();
+            let what = format!("{name} with {placeholder} {kind}");
+            let run = run_args(&case.args(row(name)));
+            let name_of_file = file.file_name().unwrap().to_str().unwrap();
+            let flipped = kind.starts_with("byte ");
+            if run.code == Some(0) && flipped && !checksummed {
+                // Another valid file (say a digit of a DTE changed): read as such.
+                continue;
+            }
+            if run.code == Some(0) && kind == "doubled" && !checksummed {
+                // Text formats may read a repeated header or line as valid.
+                continue;
+            }
+            assert_clean_failure(&what, &run, name_of_file);
+            assert_eq!(case.snapshot(), before, "{what} changed its input files");
+        }
+        // A file that is not there.
+        let case = Case::new(tmp.path());
+        let file = case.path(placeholder);
+        fs::remove_file(&file).unwrap();
+        let run = run_args(&case.args(row(name)));
+        let what = format!("{name} with {placeholder} missing");
+        if *missing_ok {
+            assert_eq!(run.code, Some(0), "{what}: {}", run.stderr);
+        } else {
+            assert_clean_failure(&what, &run, file.file_name().unwrap().to_str().unwrap());
+        }
+    }
+}
+
+#[test]
+fn an_output_that_is_the_input_is_refused() {
+    let tmp = scratch();
+    fixture(tmp.path());
+    let case = Case::new(tmp.path());
+    let book = case.path("{book}");
+    let jsonl = case.path("{jsonl}");
+    let linked = case.dir.join("hard-link.book");
+    fs::hard_link(&book, &linked).unwrap();
+    let dotted = case.dir.join(".").join("b.book");
+    let before = case.snapshot();
+    for (args, input) in [
+        (vec!["book", "export", s(&book), "--out", s(&book)], &book),
+        (vec!["book", "export", s(&book), "--out", s(&dotted)], &book),
+        (
+            vec![
+                "book",
+                "export",
+                s(&book),
+                "--format",
+                "csv",
+                "--out",
+                s(&linked),
+            ],
+            &book,
+        ),
+        (
+            vec!["book", "import", s(&jsonl), "--out", s(&jsonl)],
+            &jsonl,
+        ),
+    ] {
+        let run = run_args(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>());
+        assert_clean_failure(&format!("{args:?}"), &run, "is the input file");
+        assert!(run.stderr.contains(s(input)), "{}", run.stderr);
+        assert_eq!(case.snapshot(), before, "{args:?} changed its input");
+    }
+    // Outputs that exist already and must not be overwritten.
+    let ckpt = case.path("{ckpt}");
+    let run = run_args(&case.args(&["solve", "--board", "5x5", "--checkpoint", "{ckpt}"]));
+    assert_clean_failure("solve --checkpoint over a file", &run, s(&ckpt));
+    let run = run_args(&case.args(&[
+        "split", "--board", "5x5", "--depth", "1", "--out", "{split}",
+    ]));
+    assert_clean_failure("split into a split", &run, "already holds a split");
+    assert_eq!(case.snapshot(), before);
+}
+
+/// Commands whose printing does not go through the CLI's checked output yet: the terminal
+/// game (`play`, `rules`), whose front end is being moved out of `cmd/play*`. Listed here so
+/// that the gap is visible; remove a name once its command prints with `outln!`.
+const STDOUT_NOT_YET_CHECKED: &[&str] = &["play", "rules"];
+
+#[test]
+fn a_full_standard_output_is_an_error_and_a_failing_standard_error_stops_nothing() {
+    let tmp = scratch();
+    fixture(tmp.path());
+    for (name, args) in COMMANDS {
+        if STDOUT_NOT_YET_CHECKED.contains(name) {
+            continue;
+        }
+        let case = Case::new(tmp.path());
+        let args = case.args(args);
+        let mut cmd = command(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        cmd.stdout(
+            fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        );
+        cmd.stderr(Stdio::piped());
+        let run = wait(cmd.spawn().unwrap(), TIME_LIMIT);
+        assert_clean_failure(&format!("{name} > /dev/full"), &run, "standard output");
+
+        // Progress and notes on a full standard error never stop the work.
+        let case = Case::new(tmp.path());
+        let args = case.args(row(name));
+        let mut cmd = command(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        cmd.stderr(
+            fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        );
+        cmd.stdout(Stdio::piped());
+        let run = wait(cmd.spawn().unwrap(), TIME_LIMIT);
+        assert_eq!(run.code, Some(0), "{name} 2> /dev/full");
+        if args.iter().any(|a| a.ends_with("new-output")) {
+            assert!(
+                case.path("{out}").exists(),
+                "{name} 2> /dev/full wrote nothing"
+            );
+        }
+    }
+}
+
+#[test]
+fn concurrent_runs_on_the_same_files_lose_nothing_and_say_who_is_in_the_way() {
+    let tmp = scratch();
+    fixture(tmp.path());
+    let case = Case::new(tmp.path());
+    let spawn = |args: &[&str]| {
+        let mut cmd = command(
+            &case
+                .args(args)
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        );
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        cmd.spawn().unwrap()
+    };
+    for _ in 0..3 {
+        // Two jobs on one unit: both finish, and the result is whole.
+        let a = spawn(&["solve-unit", "{unit}", "--hash-mb", "8"]);
+        let b = spawn(&["solve-unit", "{unit}", "--hash-mb", "8"]);
+        for r in [wait(a, TIME_LIMIT), wait(b, TIME_LIMIT)] {
+            assert_eq!(r.code, Some(0), "{}", r.stderr);
+        }
+        rastros_solver::UnitResult::load(&case.dir.join("unit/u.pos.result")).unwrap();
+        // Two resumes of one checkpoint: the same answer.
+        let a = spawn(&[
+            "solve",
+            "--board",
+            "5x5",
+            "--hash-mb",
+            "8",
+            "--resume",
+            "{ckpt}",
+        ]);
+        let b = spawn(&[
+            "solve",
+            "--board",
+            "5x5",
+            "--hash-mb",
+            "8",
+            "--resume",
+            "{ckpt}",
+        ]);
+        let (a, b) = (wait(a, TIME_LIMIT), wait(b, TIME_LIMIT));
+        assert_eq!(
+            (a.code, b.code),
+            (Some(0), Some(0)),
+            "{}{}",
+            a.stderr,
+            b.stderr
+        );
+        assert_eq!(a.stdout.lines().nth(7), b.stdout.lines().nth(7));
+    }
+    // Two builds of one book: the second is refused while the first holds the checkpoint,
+    // or runs after it; either way the book is whole.
+    let book = case.dir.join("twice.book");
+    let build = [
+        "book",
+        "build",
+        "--board",
+        "6x6",
+        "--start",
+        "c3",
+        "--depth",
+        "4",
+        "--hash-mb",
+        "8",
+        "--threads",
+        "1",
+        "--out",
+    ];
+    let mut refused = 0;
+    for _ in 0..6 {
+        let _ = fs::remove_file(&book);
+        let args: Vec<&str> = build.iter().copied().chain([s(&book)]).collect();
+        let (a, b) = (spawn(&args), spawn(&args));
+        let runs = [wait(a, TIME_LIMIT), wait(b, TIME_LIMIT)];
+        assert!(runs.iter().any(|r| r.code == Some(0)));
+        for r in &runs {
+            if r.code != Some(0) {
+                assert_clean_failure("a second build of one book", r, "another rastros build");
+                refused += 1;
+            }
+        }
+        ok(&["book", "info", s(&book)]);
+        if refused > 0 {
+            break;
+        }
+    }
+    // At least once the second build must have met the first one.
+    assert!(refused > 0, "the builds never overlapped");
+}

@@ -1,0 +1,306 @@
+//! Files written whole or not at all, files read with their path in every error, and the
+//! advisory lock that keeps two runs off one piece of work.
+//!
+//! Every writer of the crate (books, book-build checkpoints, root checkpoints, work units,
+//! unit results, survey files) goes through [`write_atomic`]: the bytes go to a temporary
+//! file with a unique name in the target's folder, are synced to disk, and the temporary
+//! file is renamed over the target. A reader, a second writer or a crash therefore sees the
+//! old file or the new one, never a part, and two runs writing the same target never share a
+//! temporary name.
+//!
+//! ```
+//! use rastros_solver::fsio;
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let path = dir.path().join("notes.txt");
+//! fsio::write_atomic(&path, "notes", b"whole\n").unwrap();
+//! assert_eq!(fsio::read_to_string(&path, "notes").unwrap(), "whole\n");
+//! let missing = fsio::read(&dir.path().join("gone"), "book").unwrap_err();
+//! assert!(missing.to_string().starts_with("cannot read book "));
+//! ```
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// A failed file operation: what was being done, to which path, and why.
+///
+/// Displayed as `cannot ACTION PATH: REASON`, the one style of every I/O message of the
+/// workspace (for example `cannot read book /x/y.book: No such file or directory`).
+#[derive(Debug)]
+pub struct IoError {
+    action: String,
+    path: PathBuf,
+    source: io::Error,
+}
+
+impl IoError {
+    /// The error of `action` (like `"read book"`) on `path`.
+    pub fn new(action: impl Into<String>, path: impl Into<PathBuf>, source: io::Error) -> Self {
+        IoError {
+            action: action.into(),
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// The path the operation was on.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What was being done, like `"read book"`.
+    pub fn action(&self) -> &str {
+        &self.action
+    }
+
+    /// The kind of the underlying error.
+    pub fn kind(&self) -> io::ErrorKind {
+        self.source.kind()
+    }
+}
+
+impl fmt::Display for IoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot {} {}: {}",
+            self.action,
+            self.path.display(),
+            self.source
+        )
+    }
+}
+
+impl std::error::Error for IoError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// Reads the whole file `path`; `what` names it in errors (`cannot read WHAT PATH: ...`).
+pub fn read(path: &Path, what: &str) -> Result<Vec<u8>, IoError> {
+    fs::read(path).map_err(|e| IoError::new(format!("read {what}"), path, e))
+}
+
+/// Reads the whole text file `path`; `what` names it in errors. Invalid UTF-8 is an error
+/// of kind [`io::ErrorKind::InvalidData`].
+pub fn read_to_string(path: &Path, what: &str) -> Result<String, IoError> {
+    fs::read_to_string(path).map_err(|e| IoError::new(format!("read {what}"), path, e))
+}
+
+/// The folder a file `path` lives in (`.` for a bare file name).
+fn folder(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// Writes `bytes` to `path` whole or not at all: see [`write_atomic_with`].
+pub fn write_atomic(path: &Path, what: &str, bytes: &[u8]) -> Result<(), IoError> {
+    write_atomic_with(path, what, |w| w.write_all(bytes))
+}
+
+/// Writes the file `path` whole or not at all: `write` fills a temporary file with a unique
+/// name (`.NAME.XXXXXX.tmp`) in `path`'s folder, which is then synced and renamed over
+/// `path`, and the rename synced where the platform allows. If `write` or any step fails the
+/// temporary file is removed and `path` is left as it was; `what` names the file in errors
+/// (`cannot write WHAT PATH: ...`).
+pub fn write_atomic_with(
+    path: &Path,
+    what: &str,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), IoError> {
+    let err = |e: io::Error| IoError::new(format!("write {what}"), path, e);
+    let dir = folder(path);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(err)?;
+    {
+        let mut out = io::BufWriter::new(tmp.as_file());
+        write(&mut out).map_err(err)?;
+        out.flush().map_err(err)?;
+    }
+    tmp.as_file().sync_all().map_err(err)?;
+    tmp.persist(path).map_err(|e| err(e.error))?;
+    // Make the rename itself durable where a folder can be synced.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name the same existing file (the same device and inode on Unix, the
+/// same canonical path elsewhere), however they are spelled.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        match (fs::canonicalize(a), fs::canonicalize(b)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => false,
+        }
+    }
+}
+
+/// An advisory lock held on a file for as long as the value lives: two runs that must not
+/// share a piece of work (say two builds of one book) each take it, and the second is refused
+/// at once instead of corrupting the first one's files.
+#[derive(Debug)]
+pub struct FileLock {
+    file: File,
+    path: PathBuf,
+}
+
+/// Why a [`FileLock`] was not taken.
+#[derive(Debug)]
+pub enum LockError {
+    /// Another process holds the lock.
+    Held(PathBuf),
+    /// The file could not be opened or locked.
+    Io(IoError),
+}
+
+impl fmt::Display for LockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LockError::Held(path) => write!(
+                f,
+                "{} is in use by another running rastros process; wait for it to finish or \
+                 stop it",
+                path.display()
+            ),
+            LockError::Io(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for LockError {}
+
+impl FileLock {
+    /// Opens `path` for reading and writing (creating it empty if needed, never truncating
+    /// it) and takes an exclusive advisory lock on it without waiting.
+    pub fn acquire(path: &Path) -> Result<FileLock, LockError> {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| LockError::Io(IoError::new("open", path, e)))?;
+        // fs4's lock (flock on Unix, LockFileEx on Windows): std's `File::try_lock` needs
+        // Rust 1.89, past the workspace's rust-version.
+        match fs4::fs_std::FileExt::try_lock_exclusive(&file) {
+            Ok(true) => Ok(FileLock {
+                file,
+                path: path.to_path_buf(),
+            }),
+            Ok(false) => Err(LockError::Held(path.to_path_buf())),
+            Err(e) => Err(LockError::Io(IoError::new("lock", path, e))),
+        }
+    }
+
+    /// The locked file.
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
+    /// The locked file, mutably.
+    pub fn file_mut(&mut self) -> &mut File {
+        &mut self.file
+    }
+
+    /// The path of the locked file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// FNV-1a, 64 bits, of `bytes`: the checksum of book files, checkpoint records and unit
+/// results. Any change of a single byte changes it (every step is a bijection).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book");
+        write_atomic(&path, "book", b"old").unwrap();
+        let err = write_atomic_with(&path, "book", |w| {
+            w.write_all(b"half")?;
+            Err(io::Error::other("disk on fire"))
+        })
+        .unwrap_err();
+        assert!(err.to_string().starts_with("cannot write book "), "{err}");
+        assert_eq!(fs::read(&path).unwrap(), b"old");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn two_writers_of_one_file_never_share_a_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("result");
+        std::thread::scope(|s| {
+            for t in 0..8u8 {
+                let path = &path;
+                s.spawn(move || {
+                    for _ in 0..50 {
+                        write_atomic(path, "result", &[t; 4096]).unwrap();
+                        let back = fs::read(path).unwrap();
+                        assert_eq!(back.len(), 4096);
+                        assert!(back.iter().all(|&b| b == back[0]));
+                    }
+                });
+            }
+        });
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_lock_is_refused_while_held_and_free_once_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ckpt");
+        let first = FileLock::acquire(&path).unwrap();
+        assert!(matches!(FileLock::acquire(&path), Err(LockError::Held(_))));
+        drop(first);
+        FileLock::acquire(&path).unwrap();
+    }
+
+    #[test]
+    fn the_same_file_is_known_by_metadata_not_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        fs::write(&a, b"x").unwrap();
+        let dotted = dir.path().join(".").join("a");
+        assert!(same_file(&a, &dotted));
+        let b = dir.path().join("b");
+        fs::write(&b, b"x").unwrap();
+        assert!(!same_file(&a, &b));
+        assert!(!same_file(&a, &dir.path().join("missing")));
+    }
+}
