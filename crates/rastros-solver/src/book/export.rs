@@ -294,6 +294,21 @@ pub fn read_jsonl(input: &mut dyn BufRead) -> Result<Book, BookError> {
         }
         .to_entry(board)
         .map_err(|e| bad(n, e))?;
+        // The line must reach the entry's position within the book's depth: an entry no line
+        // reaches would be silently dropped by the next export.
+        let reached = start
+            .play_moves(&x.moves.join(" "))
+            .map_err(|e| bad(n, format!("moves: {e}")))?;
+        if x.moves.len() != x.ply as usize || canonical(&reached).0 != entry.key {
+            return Err(bad(
+                n,
+                format!(
+                    "the {} moves do not reach the entry's key at ply {}",
+                    x.moves.len(),
+                    x.ply
+                ),
+            ));
+        }
         if let Some(first) = lines_of.insert((entry.key.region, entry.key.snail), n) {
             return Err(bad(n, format!("the same position as line {first}")));
         }
