@@ -1,8 +1,9 @@
 //! Files written whole or not at all, files read with their path in every error, and the
 //! advisory lock that keeps two runs off one piece of work.
 //!
-//! Every writer of the crate (books, book-build checkpoints, root checkpoints, work units,
-//! unit results, survey files) goes through [`write_atomic`]: the bytes go to a temporary
+//! Every writer of whole files in the crate (books, root checkpoints, work units, unit
+//! results, survey files) goes through [`write_atomic`] (a book build's checkpoint is
+//! appended to, record by checksummed record, under the lock instead): the bytes go to a temporary
 //! file with a unique name in the target's folder, are synced to disk, and the temporary
 //! file is renamed over the target. A reader, a second writer or a crash therefore sees the
 //! old file or the new one, never a part, and two runs writing the same target never share a

@@ -25,7 +25,7 @@
 //! checkpoint, never a partial one. It is a JSON object on one line:
 //!
 //! ```text
-//! {"format":"rastros-checkpoint 2","checksum":"5f0c0e3b8a6d1c27",
+//! {"format":"rastros-checkpoint 2","checksum":"<16 hex digits>",
 //!  "position":"5x5 ...../...../..o../...../..... 1",
 //!  "mode":"dte","root_moves":8,"done":[
 //!   {"move":"b2","value":"loss","dte":18,"pv":["b2","c1",...,"e2"],"nodes":2726,"seconds":0.012},

@@ -55,7 +55,7 @@
 //! pv f2 f3 e2 f1 e1 d1 c2 b3 a2 a3 b2 b1 a1
 //! nodes 33192
 //! seconds 0.007625844
-//! checksum 9d2c4f1a0b7e6358
+//! checksum <16 hex digits: FNV-1a 64 of every byte above>
 //! ```
 //!
 //! A result read back is refused when its checksum does not match (the file was edited or

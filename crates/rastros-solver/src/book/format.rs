@@ -1,6 +1,6 @@
 //! The binary book file: a fixed 43-byte header and fixed 20-byte entries, all written with
-//! bincode 1's default encoding (little-endian fixed-width integers). `tables/README.md`
-//! describes the layout byte by byte.
+//! bincode 1's default encoding (little-endian fixed-width integers). `docs/FORMATS.md`
+//! of the repository describes the layout byte by byte.
 
 use rastros_core::{Bitboard, Board};
 use serde::{Deserialize, Serialize};

@@ -9,7 +9,7 @@
 //!
 //! The file format (a bincode header with magic, version, board, start, depth, entry count
 //! and checksums, then fixed-size entries sorted by key) is described byte by byte in
-//! `tables/README.md`; loading rejects a truncated, corrupted, wrong-version or wrong-board
+//! `docs/FORMATS.md` of the repository; loading rejects a truncated, corrupted, wrong-version or wrong-board
 //! file with a [`BookError`] that says which.
 //!
 //! ```
