@@ -6,7 +6,9 @@ mod common;
 use std::fs;
 use std::time::{Duration, Instant};
 
-use common::{command, fails, fails_with, json, ok, rastros, s, scratch, solver, wait, TIME_LIMIT};
+use common::{
+    build_book, command, fails, fails_with, json, ok, rastros, s, scratch, solver, wait, TIME_LIMIT,
+};
 use rastros_core::{Board, Position};
 use rastros_solver::units::result_path;
 use rastros_solver::{Checkpoint, UnitResult, Value};
@@ -305,18 +307,7 @@ fn book_info_checks_every_entry_against_its_children() {
     use rastros_solver::book::{Book, BookEntry};
     let tmp = scratch();
     let good = tmp.path().join("b.book");
-    ok(&[
-        "book",
-        "build",
-        "--board",
-        "5x5",
-        "--depth",
-        "3",
-        "--out",
-        s(&good),
-        "--hash-mb",
-        "8",
-    ]);
+    build_book(&good, 3);
     let info = json(&["book", "info", s(&good), "--json"]);
     assert!(info["entries_checked_against_children"].as_u64().unwrap() > 0);
     // The start's entry says the other value: the checksums are right, the book is not.
@@ -475,18 +466,7 @@ fn survey_names_start_cells_that_are_goals_or_off_the_board_and_surveys_a_board_
 fn book_import_names_the_input_line_a_bom_a_csv_and_invalid_utf8() {
     let tmp = scratch();
     let book = tmp.path().join("b.book");
-    ok(&[
-        "book",
-        "build",
-        "--board",
-        "5x5",
-        "--depth",
-        "2",
-        "--out",
-        s(&book),
-        "--hash-mb",
-        "8",
-    ]);
+    build_book(&book, 2);
     let jsonl = tmp.path().join("b.jsonl");
     ok(&["book", "export", s(&book), "--out", s(&jsonl)]);
     let text = fs::read_to_string(&jsonl).unwrap();
@@ -643,18 +623,7 @@ fn a_book_build_with_a_failing_standard_error_still_writes_its_book() {
 fn play_refuses_a_book_from_another_start() {
     let tmp = scratch();
     let book = tmp.path().join("c3.book");
-    ok(&[
-        "book",
-        "build",
-        "--board",
-        "5x5",
-        "--depth",
-        "2",
-        "--out",
-        s(&book),
-        "--hash-mb",
-        "8",
-    ]);
+    build_book(&book, 2);
     fails_with(
         &[
             "play",
@@ -685,18 +654,7 @@ fn play_refuses_a_book_from_another_start() {
 fn a_reader_that_stops_early_ends_the_output_quietly() {
     let tmp = scratch();
     let book = tmp.path().join("b.book");
-    ok(&[
-        "book",
-        "build",
-        "--board",
-        "5x5",
-        "--depth",
-        "5",
-        "--out",
-        s(&book),
-        "--hash-mb",
-        "8",
-    ]);
+    build_book(&book, 5);
     // Like `rastros book export b.book | head -1`: the reader closes the pipe at once.
     let mut cmd = command(&["book", "export", s(&book)]);
     cmd.stdout(std::process::Stdio::piped())

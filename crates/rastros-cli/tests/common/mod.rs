@@ -166,3 +166,19 @@ pub fn solver(board: &'static Board) -> Solver {
     )
     .expect("a small solver")
 }
+
+/// Builds the opening book of 5x5 from its centre, `depth` plies deep, into `path`.
+pub fn build_book(path: &Path, depth: u32) {
+    ok(&[
+        "book",
+        "build",
+        "--board",
+        "5x5",
+        "--depth",
+        &depth.to_string(),
+        "--out",
+        s(path),
+        "--hash-mb",
+        "8",
+    ]);
+}
