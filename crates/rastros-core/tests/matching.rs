@@ -7,6 +7,9 @@ use proptest::sample::{subsequence, Index};
 use rastros_core::matching::*;
 use std::collections::HashMap;
 
+mod common;
+use common::brute_matching;
+
 // ---------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------
@@ -33,28 +36,6 @@ fn set_of(list: &[u8]) -> u64 {
 /// Neighbours of `v` inside `vertices`, self loop removed.
 fn nbrs(adj: &[u64; 64], vertices: u64, v: u8) -> u64 {
     adj[v as usize] & vertices & !bit(v)
-}
-
-/// Brute-force maximum matching size: the lowest vertex is either left
-/// unmatched or matched along one of its edges (plain recursion, memoised).
-fn brute_matching(vertices: u64, adj: &[u64; 64], memo: &mut HashMap<u64, u32>) -> u32 {
-    if vertices == 0 {
-        return 0;
-    }
-    if let Some(&r) = memo.get(&vertices) {
-        return r;
-    }
-    let v = vertices.trailing_zeros() as u8;
-    let rest = vertices & !bit(v);
-    let mut best = brute_matching(rest, adj, memo);
-    let mut nb = nbrs(adj, rest, v);
-    while nb != 0 {
-        let u = nb.trailing_zeros() as u8;
-        nb &= nb - 1;
-        best = best.max(1 + brute_matching(rest & !bit(u), adj, memo));
-    }
-    memo.insert(vertices, best);
-    best
 }
 
 fn brute_size(vertices: u64, adj: &[u64; 64]) -> u32 {

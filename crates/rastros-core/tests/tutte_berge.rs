@@ -9,29 +9,11 @@ use proptest::prelude::*;
 use proptest::sample::subsequence;
 use rastros_core::matching::{maximum_matching, tutte_berge_set};
 
+mod common;
+use common::brute_matching;
+
 fn bit(v: u8) -> u64 {
     1u64 << v
-}
-
-/// Brute-force matching number: the lowest vertex is left alone or matched (memoised).
-fn brute(vertices: u64, adj: &[u64; 64], memo: &mut HashMap<u64, u32>) -> u32 {
-    if vertices == 0 {
-        return 0;
-    }
-    if let Some(&r) = memo.get(&vertices) {
-        return r;
-    }
-    let v = vertices.trailing_zeros() as u8;
-    let rest = vertices & !bit(v);
-    let mut best = brute(rest, adj, memo);
-    let mut nb = adj[v as usize] & rest;
-    while nb != 0 {
-        let u = nb.trailing_zeros() as u8;
-        nb &= nb - 1;
-        best = best.max(1 + brute(rest & !bit(u), adj, memo));
-    }
-    memo.insert(vertices, best);
-    best
 }
 
 /// Number of components of odd size of the graph induced on `vertices`.
@@ -81,7 +63,7 @@ fn arb_graph(max_n: usize) -> impl Strategy<Value = (u64, [u64; 64])> {
 
 fn check(vertices: u64, adj: &[u64; 64]) {
     let mut memo = HashMap::new();
-    let nu = brute(vertices, adj, &mut memo);
+    let nu = brute_matching(vertices, adj, &mut memo);
     let (m, set) = tutte_berge_set(vertices, adj);
     assert_eq!(m.size, nu, "the matching is maximum");
     assert_eq!(
@@ -101,7 +83,7 @@ fn check(vertices: u64, adj: &[u64; 64]) {
     // set, and the set is exactly the neighbours of D outside D.
     let mut d = 0u64;
     for v in 0..64u8 {
-        if vertices & bit(v) != 0 && brute(vertices & !bit(v), adj, &mut memo) == nu {
+        if vertices & bit(v) != 0 && brute_matching(vertices & !bit(v), adj, &mut memo) == nu {
             d |= bit(v);
         }
     }
