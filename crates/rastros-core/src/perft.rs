@@ -3,11 +3,13 @@
 //! A game that ends before `depth` plies contributes nothing (as in chess perft), so a move
 //! into a goal counts only at the last ply. The inner loop keeps the position as two
 //! machine words, the free cells and the snail's cell; since a cell is never its own
-//! neighbour, the free set after a move is just the old one without the target, and the
-//! last two plies are counted in bulk: one table lookup, one `and` and one popcount for
-//! every position one ply above the leaves.
+//! neighbour, the free set after a move is just the old one without the target. The last
+//! three plies are counted in bulk: a position three plies above the leaves counts the
+//! neighbours every cell has among its free cells once ([`Board::neighbour_counts`]), and
+//! each of its moves then costs one table lookup and five popcounts, with no loop over the
+//! replies.
 
-use crate::{Bitboard, Position};
+use crate::{Bitboard, Board, Position};
 
 /// Perft of `pos` to `depth` plies.
 ///
@@ -28,7 +30,12 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
     let board = pos.board();
     let table = neighbour_words(board.neighbour_table());
-    perft_words(&table, board.goals().0, pos.free().0, pos.snail(), depth)
+    let words = Words {
+        board,
+        nb: &table,
+        goals: board.goals().0,
+    };
+    words.perft(pos.free().0, pos.snail(), depth)
 }
 
 /// Perft of each legal first move: `(target cell index, count)`, lowest index first.
@@ -51,32 +58,59 @@ fn neighbour_words(table: &[Bitboard; 64]) -> [u64; 64] {
     table.map(|b| b.0)
 }
 
-/// The perft loop on raw words: `free` excludes the snail's cell.
-fn perft_words(nb: &[u64; 64], goals: u64, free: u64, snail: u8, depth: u32) -> u64 {
-    let moves = nb[snail as usize] & free;
-    match depth {
-        0 => 1,
-        1 => u64::from(moves.count_ones()),
-        2 => {
-            // Moves into a goal end the game: they count only at the last ply.
-            let mut rest = moves & !goals;
-            let mut count = 0;
-            while rest != 0 {
-                let to = rest.trailing_zeros();
-                rest &= rest - 1;
-                count += u64::from((nb[to as usize] & free).count_ones());
+/// What the perft loop reads: the board and its neighbour table as plain words.
+struct Words<'a> {
+    board: &'a Board,
+    nb: &'a [u64; 64],
+    goals: u64,
+}
+
+impl Words<'_> {
+    /// The perft loop on raw words: `free` excludes the snail's cell.
+    fn perft(&self, free: u64, snail: u8, depth: u32) -> u64 {
+        let nb = self.nb;
+        let moves = nb[snail as usize] & free;
+        // Moves into a goal end the game: they count only at the last ply.
+        let mut rest = moves & !self.goals;
+        let mut count = 0;
+        match depth {
+            0 => 1,
+            1 => u64::from(moves.count_ones()),
+            2 => {
+                while rest != 0 {
+                    let to = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    count += u64::from((nb[to as usize] & free).count_ones());
+                }
+                count
             }
-            count
-        }
-        _ => {
-            let mut rest = moves & !goals;
-            let mut count = 0;
-            while rest != 0 {
-                let to = rest.trailing_zeros();
-                rest &= rest - 1;
-                count += perft_words(nb, goals, free & !(1 << to), to as u8, depth - 1);
+            3 => {
+                // After `to` and a reply `r`, the leaves are the free neighbours of `r` but
+                // `to` (next to `r`, free before): its free neighbours now, less one. The
+                // planes give every cell's number of free neighbours, so the sum over the
+                // replies is a sum of popcounts, weighted by the planes' place values.
+                let planes = self.board.neighbour_counts(Bitboard(free)).map(|b| b.0);
+                let quiet = free & !self.goals;
+                while rest != 0 {
+                    let to = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let replies = nb[to as usize] & quiet;
+                    let weighted = (replies & planes[0]).count_ones()
+                        + 2 * (replies & planes[1]).count_ones()
+                        + 4 * (replies & planes[2]).count_ones()
+                        + 8 * (replies & planes[3]).count_ones();
+                    count += u64::from(weighted - replies.count_ones());
+                }
+                count
             }
-            count
+            _ => {
+                while rest != 0 {
+                    let to = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    count += self.perft(free & !(1 << to), to as u8, depth - 1);
+                }
+                count
+            }
         }
     }
 }
