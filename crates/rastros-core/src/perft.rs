@@ -5,9 +5,10 @@
 //! machine words, the free cells and the snail's cell; since a cell is never its own
 //! neighbour, the free set after a move is just the old one without the target. The last
 //! three plies are counted in bulk: a position three plies above the leaves counts the
-//! neighbours every cell has among its free cells once ([`Board::neighbour_counts`]), and
-//! each of its moves then costs one table lookup and five popcounts, with no loop over the
-//! replies.
+//! neighbours every cell has among its free cells as bit planes
+//! ([`Board::neighbour_counts`], computed once four plies above the leaves and decremented
+//! for each move), and each of its moves then costs one table lookup and five popcounts,
+//! with no loop over the replies.
 
 use crate::{Bitboard, Board, Position};
 
@@ -85,21 +86,24 @@ impl Words<'_> {
                 count
             }
             3 => {
-                // After `to` and a reply `r`, the leaves are the free neighbours of `r` but
-                // `to` (next to `r`, free before): its free neighbours now, less one. The
-                // planes give every cell's number of free neighbours, so the sum over the
-                // replies is a sum of popcounts, weighted by the planes' place values.
                 let planes = self.board.neighbour_counts(Bitboard(free)).map(|b| b.0);
-                let quiet = free & !self.goals;
+                self.bulk3(free, snail, &planes)
+            }
+            4 => {
+                // The planes of the free cells after a move to `to`: every neighbour of `to`
+                // has one free neighbour less, a decrement of the counts by bit planes.
+                let planes = self.board.neighbour_counts(Bitboard(free)).map(|b| b.0);
                 while rest != 0 {
                     let to = rest.trailing_zeros();
                     rest &= rest - 1;
-                    let replies = nb[to as usize] & quiet;
-                    let weighted = (replies & planes[0]).count_ones()
-                        + 2 * (replies & planes[1]).count_ones()
-                        + 4 * (replies & planes[2]).count_ones()
-                        + 8 * (replies & planes[3]).count_ones();
-                    count += u64::from(weighted - replies.count_ones());
+                    let mut borrow = nb[to as usize];
+                    let mut after = planes;
+                    for plane in &mut after {
+                        let next = borrow & !*plane;
+                        *plane ^= borrow;
+                        borrow = next;
+                    }
+                    count += self.bulk3(free & !(1 << to), to as u8, &after);
                 }
                 count
             }
@@ -112,5 +116,29 @@ impl Words<'_> {
                 count
             }
         }
+    }
+
+    /// Perft to depth 3 of a position whose free cells' neighbour counts are `planes`
+    /// (bit `k` of cell `i`'s count in bit `i` of `planes[k]`).
+    #[inline]
+    fn bulk3(&self, free: u64, snail: u8, planes: &[u64; 4]) -> u64 {
+        // After `to` and a reply `r`, the leaves are the free neighbours of `r` but `to`
+        // (next to `r`, free before): its free neighbours now, less one. The sum over the
+        // replies is a sum of popcounts, weighted by the planes' place values.
+        let nb = self.nb;
+        let quiet = free & !self.goals;
+        let mut rest = nb[snail as usize] & quiet;
+        let mut count = 0;
+        while rest != 0 {
+            let to = rest.trailing_zeros();
+            rest &= rest - 1;
+            let replies = nb[to as usize] & quiet;
+            let weighted = (replies & planes[0]).count_ones()
+                + 2 * (replies & planes[1]).count_ones()
+                + 4 * (replies & planes[2]).count_ones()
+                + 8 * (replies & planes[3]).count_ones();
+            count += u64::from(weighted - replies.count_ones());
+        }
+        count
     }
 }
