@@ -485,19 +485,11 @@ fn an_output_that_is_the_input_is_refused() {
     assert_eq!(case.snapshot(), before);
 }
 
-/// Commands whose printing does not go through the CLI's checked output yet: the terminal
-/// game (`play`, `rules`), whose front end is being moved out of `cmd/play*`. Listed here so
-/// that the gap is visible; remove a name once its command prints with `outln!`.
-const STDOUT_NOT_YET_CHECKED: &[&str] = &["play", "rules"];
-
 #[test]
 fn a_full_standard_output_is_an_error_and_a_failing_standard_error_stops_nothing() {
     let tmp = scratch();
     fixture(tmp.path());
     for (name, args) in COMMANDS {
-        if STDOUT_NOT_YET_CHECKED.contains(name) {
-            continue;
-        }
         let case = Case::new(tmp.path());
         let args = case.args(args);
         let mut cmd = command(&args.iter().map(String::as_str).collect::<Vec<_>>());

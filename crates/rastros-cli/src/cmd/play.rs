@@ -109,7 +109,7 @@ pub fn rules(args: RulesArgs) -> Result<(), CliError> {
     let lang: Lang = args.lang.parse()?;
     let mut out = io::stdout().lock();
     match writeln!(out, "{}", i18n::rules(lang)).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e.into()),
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(stdout_error(e)),
         _ => Ok(()),
     }
 }
@@ -144,9 +144,14 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     match session.run() {
         Ok(()) => Ok(()),
         Err(Stop::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        Err(Stop::Io(e)) => Err(e.into()),
+        Err(Stop::Io(e)) => Err(stdout_error(e)),
         Err(Stop::Solve(e)) => Err(e.into()),
     }
+}
+
+/// A failed write to standard output (the only writes of `play` and `rules`), named so.
+fn stdout_error(e: io::Error) -> CliError {
+    CliError(format!("cannot write to standard output: {e}"))
 }
 
 /// A seed from the clock and the process id, for games nobody asked to replay.
