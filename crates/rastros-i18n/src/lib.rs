@@ -196,6 +196,20 @@ pub fn rules(lang: Lang) -> &'static str {
     text_of(lang, "rules").unwrap_or("rules")
 }
 
+/// The rules as the web page shows them: [`rules`] without its words about the terminal's
+/// `--board` option (key `rules-terminal-note`), as the page chooses the board itself.
+///
+/// ```
+/// use rastros_i18n::{rules, rules_for_page, Lang};
+/// assert!(rules(Lang::De).contains("--board"));
+/// assert!(!rules_for_page(Lang::De).contains("--board"));
+/// assert!(rules_for_page(Lang::De).starts_with(Lang::De.game_name()));
+/// ```
+pub fn rules_for_page(lang: Lang) -> String {
+    let note = text_of(lang, "rules-terminal-note").unwrap_or_default();
+    rules(lang).replacen(note, "", 1)
+}
+
 /// The names of the placeholders of a template, e.g. `{"cell", "player"}`.
 ///
 /// ```

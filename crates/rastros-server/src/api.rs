@@ -352,7 +352,7 @@ pub async fn rules(Query(q): Query<LangQuery>) -> Result<Json<RulesResponse>, Ap
     let lang = parse_lang(q.lang.as_deref())?;
     Ok(Json(RulesResponse {
         lang: lang.to_string(),
-        rules: texts::rules(lang).to_string(),
+        rules: texts::rules(lang),
     }))
 }
 

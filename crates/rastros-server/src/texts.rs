@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 pub use rastros_i18n::Lang;
 
 /// Messages of the terminal only (long, with commands to type): not sent to the page.
-const TERMINAL_ONLY: [&str; 2] = ["help", "rules"];
+const TERMINAL_ONLY: [&str; 3] = ["help", "rules", "rules-terminal-note"];
 
 /// Every language: its code and its own name.
 pub fn languages() -> Vec<(&'static str, String)> {
@@ -21,9 +21,9 @@ pub fn languages() -> Vec<(&'static str, String)> {
         .collect()
 }
 
-/// The rules of the game in `lang`.
-pub fn rules(lang: Lang) -> &'static str {
-    rastros_i18n::rules(lang)
+/// The rules of the game in `lang`, without the terminal's command-line options.
+pub fn rules(lang: Lang) -> String {
+    rastros_i18n::rules_for_page(lang)
 }
 
 /// Every message the page may show, by key, placeholders unfilled (the page fills them).

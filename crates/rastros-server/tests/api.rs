@@ -504,9 +504,16 @@ async fn rules_and_texts_come_in_every_language() {
         assert_eq!(a.status, StatusCode::OK);
         let a = a.json();
         assert_eq!(a["lang"], lang);
-        // The rules in the language, from the same data files as `rastros rules`.
+        // The rules in the language, from the same data files as `rastros rules`, less the
+        // words about the terminal's `--board` option.
         let lang_code: rastros_i18n::Lang = lang.parse().unwrap();
-        assert_eq!(a["rules"], rastros_i18n::rules(lang_code));
+        let page_rules = a["rules"].as_str().unwrap();
+        let terminal_rules = rastros_i18n::rules(lang_code);
+        assert!(terminal_rules.contains("--board"), "{lang}");
+        assert!(!page_rules.contains("--board"), "{lang}: {page_rules}");
+        let note = rastros_i18n::text(lang_code, "rules-terminal-note", &[]);
+        assert_eq!(terminal_rules.replacen(&note, "", 1), page_rules, "{lang}");
+        assert!(page_rules.len() + 30 < terminal_rules.len(), "{lang}");
         assert!(a["rules"]
             .as_str()
             .unwrap()

@@ -124,6 +124,8 @@ def main():
         driver.find_element(By.ID, "rules-button").click()
         wait.until(lambda d: d.find_element(By.ID, "rules-text").text.strip() != "")
         check("the rules open in one click", driver.find_element(By.ID, "rules").is_displayed())
+        rules_text = driver.find_element(By.ID, "rules-text").text
+        check("the page's rules name no terminal option", "--board" not in rules_text, rules_text[:200])
         driver.save_screenshot(os.path.join(out_dir, "browser-rules-it.png"))
         driver.find_element(By.ID, "rules-close").click()
         Select(driver.find_element(By.ID, "lang")).select_by_value("en")
