@@ -65,8 +65,125 @@ pub struct Certificate {
     pub moves: Vec<u8>,
     /// Who wins the position after the moves.
     pub winner: Player,
-    /// The records; record 0 is the position after the moves.
-    pub records: Vec<Record>,
+    /// The records, each encoded as in the binary form (see [`Records`]).
+    records: Records,
+}
+
+/// The records of a certificate, each kept encoded as in the binary form, in the order they
+/// were finished (a record is numbered when its position is first met, and finished after
+/// the records it points to): about 14 bytes a position, where a `Vec<Record>` took more
+/// than 100 and kept the 8x8 certificate from fitting in memory (see docs/CERTIFICATES.md).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Records {
+    /// The encoded records, one after another.
+    body: Vec<u8>,
+    /// Where record `i` starts in `body` (`u64::MAX` until it is finished).
+    start: Vec<u64>,
+}
+
+impl Records {
+    /// A new record, to be finished later; returns its number.
+    fn open(&mut self) -> u32 {
+        self.start.push(u64::MAX);
+        (self.start.len() - 1) as u32
+    }
+
+    /// Finishes record `i`.
+    fn finish(&mut self, i: u32, record: &Record) {
+        self.start[i as usize] = self.body.len() as u64;
+        encode(&mut self.body, record);
+    }
+
+    fn len(&self) -> usize {
+        self.start.len()
+    }
+
+    /// The bytes of record `i`.
+    fn bytes(&self, i: usize) -> &[u8] {
+        let rest = &self.body[self.start[i] as usize..];
+        &rest[..decode(rest).1]
+    }
+
+    /// Record `i`.
+    fn get(&self, i: usize) -> Record {
+        decode(&self.body[self.start[i] as usize..]).0
+    }
+}
+
+/// Appends the binary form of `r` to `out`.
+fn encode(out: &mut Vec<u8>, r: &Record) {
+    match r {
+        Record::Win { to, child } => {
+            out.push(*to);
+            if let Some(c) = child {
+                varint(out, *c);
+            }
+        }
+        Record::Loss(replies) => {
+            out.push(0x40 | replies.len() as u8);
+            for &(cell, child) in replies {
+                out.push(cell);
+                varint(out, child);
+            }
+        }
+        Record::Leaf { win, edges, set } => {
+            out.push(if *win { 0x80 } else { 0xc0 } | edges.len() as u8);
+            for &(a, b) in edges {
+                out.extend([a, b]);
+            }
+            out.push(set.len() as u8);
+            out.extend(set);
+        }
+    }
+}
+
+/// The record at the front of `bytes` (written by [`encode`]) and its length in bytes.
+fn decode(bytes: &[u8]) -> (Record, usize) {
+    let mut at = 0;
+    let mut byte = || {
+        at += 1;
+        bytes[at - 1]
+    };
+    let first = byte();
+    let low = first & 0x3f;
+    let record = match first >> 6 {
+        0 => Record::Win {
+            to: low,
+            child: (low != 0).then(|| read_varint(&mut byte)),
+        },
+        1 => Record::Loss(
+            (0..low)
+                .map(|_| {
+                    let cell = byte();
+                    (cell, read_varint(&mut byte))
+                })
+                .collect(),
+        ),
+        kind => {
+            let edges = (0..low).map(|_| (byte(), byte())).collect();
+            let len = byte();
+            let set = (0..len).map(|_| byte()).collect();
+            Record::Leaf {
+                win: kind == 2,
+                edges,
+                set,
+            }
+        }
+    };
+    (record, at)
+}
+
+fn read_varint(byte: &mut impl FnMut() -> u8) -> u32 {
+    let mut v = 0u32;
+    let mut shift = 0;
+    loop {
+        let b = byte();
+        v |= u32::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return v;
+        }
+        shift += 7;
+    }
 }
 
 /// Why no certificate was made.
@@ -80,6 +197,8 @@ pub enum CertifyError {
     Solve(SolveError),
     /// The solver called a position won but found no winning move (a solver bug).
     NoWinningMove,
+    /// More than 2^31 positions: beyond what the record numbers hold.
+    TooLarge,
 }
 
 impl fmt::Display for CertifyError {
@@ -96,6 +215,7 @@ impl fmt::Display for CertifyError {
             CertifyError::NoWinningMove => {
                 write!(f, "the solver found no winning move in a won position")
             }
+            CertifyError::TooLarge => write!(f, "the certificate would exceed 2^31 positions"),
         }
     }
 }
@@ -144,6 +264,14 @@ impl Certificate {
         self.records.len()
     }
 
+    /// Record `i` (record 0 is the position after the moves).
+    ///
+    /// # Panics
+    /// If `i` is not below [`positions`](Certificate::positions).
+    pub fn record(&self, i: usize) -> Record {
+        self.records.get(i)
+    }
+
     /// The binary form.
     ///
     /// ```
@@ -161,30 +289,8 @@ impl Certificate {
         out.extend(&self.moves);
         out.push(self.winner.index() as u8 + 1);
         varint(&mut out, self.records.len() as u32);
-        for r in &self.records {
-            match r {
-                Record::Win { to, child } => {
-                    out.push(*to);
-                    if let Some(c) = child {
-                        varint(&mut out, *c);
-                    }
-                }
-                Record::Loss(replies) => {
-                    out.push(0x40 | replies.len() as u8);
-                    for &(cell, child) in replies {
-                        out.push(cell);
-                        varint(&mut out, child);
-                    }
-                }
-                Record::Leaf { win, edges, set } => {
-                    out.push(if *win { 0x80 } else { 0xc0 } | edges.len() as u8);
-                    for &(a, b) in edges {
-                        out.extend([a, b]);
-                    }
-                    out.push(set.len() as u8);
-                    out.extend(set);
-                }
-            }
+        for i in 0..self.records.len() {
+            out.extend(self.records.bytes(i));
         }
         let sum = fnv1a(&out);
         out.extend(sum.to_le_bytes());
@@ -203,9 +309,9 @@ impl Certificate {
             out += &format!(" {}", name(m));
         }
         out += &format!("\nwinner {}\nrecords {}\n", self.winner, self.records.len());
-        for (i, r) in self.records.iter().enumerate() {
+        for i in 0..self.records.len() {
             out += &i.to_string();
-            match r {
+            match &self.records.get(i) {
                 Record::Win { to, child } => {
                     out += &format!(" win {}", name(*to));
                     if let Some(c) = child {
@@ -268,8 +374,8 @@ pub fn certify(
     let mut maker = Maker {
         solver,
         geo: &geo,
-        known: HashMap::new(),
-        records: Vec::new(),
+        known: Known::default(),
+        records: Records::default(),
         progress,
     };
     let region = board.reachable(pos.free(), pos.snail()).0;
@@ -284,12 +390,37 @@ pub fn certify(
     })
 }
 
+/// The record number of every position written, and whether the mover wins there: keys
+/// and values as byte arrays, so that an entry takes 16 bytes instead of the 24 of
+/// `HashMap<(u64, u8), (u32, bool)>` (its alignment pads the key to 16 bytes).
+#[derive(Default)]
+struct Known(HashMap<[u8; 9], u32>);
+
+impl Known {
+    fn key(region: u64, snail: u8) -> [u8; 9] {
+        let mut k = [snail; 9];
+        k[..8].copy_from_slice(&region.to_le_bytes());
+        k
+    }
+
+    fn get(&self, region: u64, snail: u8) -> Option<(u32, bool)> {
+        let v = *self.0.get(&Known::key(region, snail))?;
+        Some((v >> 1, v & 1 == 1))
+    }
+
+    /// `record` is below 2^31.
+    fn insert(&mut self, region: u64, snail: u8, record: u32, win: bool) {
+        self.0
+            .insert(Known::key(region, snail), record << 1 | u32::from(win));
+    }
+}
+
 struct Maker<'a> {
     solver: &'a Solver,
     geo: &'a Geometry,
     /// The record of every position written, and whether the mover wins there.
-    known: HashMap<(u64, u8), (u32, bool)>,
-    records: Vec<Record>,
+    known: Known,
+    records: Records,
     progress: Option<&'a AtomicU64>,
 }
 
@@ -322,16 +453,18 @@ impl Maker<'_> {
     /// The record proving that player 1 to move at (`region`, `snail`) wins (`win`) or
     /// loses; returns its index.
     fn node(&mut self, region: u64, snail: u8, win: bool) -> Result<u32, CertifyError> {
-        if let Some(&(idx, known)) = self.known.get(&(region, snail)) {
+        if let Some((idx, known)) = self.known.get(region, snail) {
             debug_assert_eq!(known, win, "one position, one value");
             return Ok(idx);
         }
         if self.solver.interrupt_flag().load(Relaxed) {
             return Err(SolveError::Interrupted.into());
         }
-        let idx = self.records.len() as u32;
-        self.records.push(Record::Loss(Vec::new()));
-        self.known.insert((region, snail), (idx, win));
+        let idx = self.records.open();
+        if idx >= 1 << 31 {
+            return Err(CertifyError::TooLarge);
+        }
+        self.known.insert(region, snail, idx, win);
         if let Some(p) = self.progress {
             p.store(self.records.len() as u64, Relaxed);
         }
@@ -362,7 +495,7 @@ impl Maker<'_> {
             }
             Record::Loss(replies)
         };
-        self.records[idx as usize] = record;
+        self.records.finish(idx, &record);
         Ok(idx)
     }
 
@@ -379,7 +512,7 @@ impl Maker<'_> {
             .map(|c| (c, self.child(region, c)))
             .collect();
         for &(to, key) in &children {
-            if self.known.get(&key).is_some_and(|&(_, w)| !w) {
+            if self.known.get(key.0, key.1).is_some_and(|(_, w)| !w) {
                 return Ok((to, key));
             }
         }
