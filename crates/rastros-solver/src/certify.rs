@@ -545,3 +545,52 @@ impl Maker<'_> {
         Err(CertifyError::NoWinningMove)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records of every kind, with children numbers needing one to five varint bytes,
+    /// come back from their encoded form whole, each taking exactly its own bytes.
+    #[test]
+    fn records_decode_to_what_was_encoded() {
+        let records = [
+            Record::Win { to: 0, child: None },
+            Record::Win {
+                to: 9,
+                child: Some(127),
+            },
+            Record::Win {
+                to: 63,
+                child: Some(u32::MAX),
+            },
+            Record::Loss(Vec::new()),
+            Record::Loss(vec![(1, 128), (8, 16_384), (9, 2_097_152), (16, 0)]),
+            Record::Leaf {
+                win: true,
+                edges: vec![(3, 4), (10, 17)],
+                set: vec![11],
+            },
+            Record::Leaf {
+                win: false,
+                edges: Vec::new(),
+                set: Vec::new(),
+            },
+        ];
+        let mut stored = Records::default();
+        // Finished in the reverse order of their numbers, as children finish first.
+        let numbers: Vec<u32> = records.iter().map(|_| stored.open()).collect();
+        for (&i, r) in numbers.iter().zip(&records).rev() {
+            stored.finish(i, r);
+        }
+        let mut all = Vec::new();
+        for (i, r) in records.iter().enumerate() {
+            assert_eq!(&stored.get(i), r);
+            let mut alone = Vec::new();
+            encode(&mut alone, r);
+            assert_eq!(stored.bytes(i), alone.as_slice(), "record {i}");
+            all.extend(alone);
+        }
+        assert_eq!(stored.body.len(), all.len());
+    }
+}
