@@ -14,7 +14,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use common::{command, ok, rng, run_command, s, scratch, wait, Run, TIME_LIMIT};
+use common::{build_book, command, ok, rng, run_command, s, scratch, wait, Run, TIME_LIMIT};
 use rand::RngExt;
 
 /// Every subcommand as a quick run that succeeds on the fixture. Placeholders: `{book}`,
@@ -176,18 +176,7 @@ const FILES: &[(&str, &str, bool, bool)] = &[
 /// The fixture: one file or directory of every kind, made by the commands themselves.
 fn fixture(dir: &Path) {
     let p = |name: &str| s(&dir.join(name)).to_string();
-    ok(&[
-        "book",
-        "build",
-        "--board",
-        "5x5",
-        "--depth",
-        "3",
-        "--out",
-        &p("b.book"),
-        "--hash-mb",
-        "8",
-    ]);
+    build_book(&dir.join("b.book"), 3);
     ok(&["book", "export", &p("b.book"), "--out", &p("b.jsonl")]);
     ok(&[
         "split",
