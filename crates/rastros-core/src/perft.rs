@@ -91,7 +91,8 @@ impl Words<'_> {
             }
             4 => {
                 // The planes of the free cells after a move to `to`: every neighbour of `to`
-                // has one free neighbour less, a decrement of the counts by bit planes.
+                // has one free neighbour less, a decrement of the counts by bit planes (never
+                // below zero: `to` is free, so each of its neighbours counts it).
                 let planes = self.board.neighbour_counts(Bitboard(free)).map(|b| b.0);
                 while rest != 0 {
                     let to = rest.trailing_zeros();
