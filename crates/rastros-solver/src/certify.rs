@@ -509,7 +509,7 @@ impl Maker<'_> {
         let mut after = 0;
         let mut fresh = 0;
         let mut rest = replies;
-        let last = (self.geo.board.size() - 1) as u32;
+        let last = self.geo.board.size() - 1;
         while rest != 0 {
             let t = rest.trailing_zeros();
             rest &= rest - 1;
