@@ -124,14 +124,16 @@ fn the_first_two_plies_of_every_start_up_to_5x5() {
 
 /// The 5x5 certificate from c3 in text form, and its board.
 fn five() -> (String, &'static Board) {
+    (five_from("c3"), Board::new(5, 5).unwrap())
+}
+
+/// The 5x5 certificate from `start` in text form.
+fn five_from(start: &str) -> String {
     let board = Board::new(5, 5).unwrap();
-    let start = Position::centre(board).unwrap();
-    (
-        certify(&solver(board), &start, &[], None)
-            .unwrap()
-            .to_text(),
-        board,
-    )
+    let start = Position::start(board, start.parse().unwrap()).unwrap();
+    certify(&solver(board), &start, &[], None)
+        .unwrap()
+        .to_text()
 }
 
 /// `text` with its checksum line recomputed.
@@ -259,11 +261,7 @@ fn a_tutte_berge_set_that_does_not_bound_the_matching_is_caught() {
     // In a lost leaf, the set widened by every matched cell: removing at least 2k cells of
     // G leaves fewer odd components than cells, so the bound exceeds the matching's 2k.
     // The proof from c3 has no lost leaf with a matching; the one from b3 has.
-    let board = Board::new(5, 5).unwrap();
-    let start = Position::start(board, "b3".parse().unwrap()).unwrap();
-    let text = certify(&solver(board), &start, &[], None)
-        .unwrap()
-        .to_text();
+    let text = five_from("b3");
     let e = refused(&text, |l| {
         let i = find(l, |w| w[1] == "leaf-loss" && w[2] != "/");
         let w: Vec<&str> = l[i].split_whitespace().collect();
