@@ -3,7 +3,8 @@
 //! game going until its last move and ends it after exactly `dte` plies with the winner the
 //! value names; the winning and optimal moves follow from the per-root-move results when
 //! the file has them; and the solver, asked afresh, agrees with the value and distance at
-//! every position along the variation's last plies (where a solve takes milliseconds).
+//! every position along the variation's last plies (where a solve takes milliseconds). The
+//! survey's row of each solved start (`tables/survey.csv`) holds the same value and DTE.
 
 use std::path::PathBuf;
 
@@ -160,5 +161,36 @@ fn committed_solutions_agree_with_the_rules_and_the_solver() {
             };
             assert_eq!(solver.score(pos).unwrap(), expected, "{name}: ply {ply}");
         }
+    }
+}
+
+/// The survey's row of every solved start says what the solution file says: the same value,
+/// and the same DTE (the 8x8 rows' DTEs were copied from the files, as the survey's own DTE
+/// limit is far below an 8x8 solve).
+#[test]
+fn survey_rows_agree_with_the_committed_solutions() {
+    let csv = std::fs::read_to_string(tables().join("survey.csv")).unwrap();
+    let rows = rastros_solver::survey::parse_csv(&csv).unwrap();
+    let files = solution_files();
+    assert!(files.len() >= 3, "{files:?}");
+    for file in files {
+        let name = file.display().to_string();
+        let json: Json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let board = parse_board(json["board"].as_str().unwrap()).unwrap();
+        let start = board.parse_cell(json["start"].as_str().unwrap()).unwrap();
+        let row = rows
+            .iter()
+            .find(|r| (r.width(), r.height(), r.start()) == (board.width(), board.height(), start))
+            .unwrap_or_else(|| panic!("{name}: no survey row"));
+        assert_eq!(
+            row.value(),
+            Some(value(json["value"].as_str().unwrap())),
+            "{name}"
+        );
+        assert_eq!(
+            row.dte(),
+            Some(json["dte"].as_u64().unwrap() as u32),
+            "{name}"
+        );
     }
 }
