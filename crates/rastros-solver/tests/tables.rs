@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use rastros_core::{parse_board, Outcome, Player, Position};
+use rastros_core::{parse_board, Board, Outcome, Player, Position};
 use rastros_solver::{Score, Solver, SolverConfig, Value};
 use serde_json::Value as Json;
 
@@ -28,6 +28,15 @@ fn solution_files() -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// A solution file read: its name for messages, its JSON, its board and its start cell.
+fn read_solution(file: &std::path::Path) -> (String, Json, &'static Board, u8) {
+    let name = file.display().to_string();
+    let json: Json = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let board = parse_board(json["board"].as_str().unwrap()).unwrap();
+    let start = board.parse_cell(json["start"].as_str().unwrap()).unwrap();
+    (name, json, board, start)
 }
 
 fn strings(v: &Json) -> Vec<String> {
@@ -57,10 +66,7 @@ fn committed_solutions_agree_with_the_rules_and_the_solver() {
         "{files:?}"
     );
     for file in files {
-        let name = file.display().to_string();
-        let json: Json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        let board = parse_board(json["board"].as_str().unwrap()).unwrap();
-        let start = board.parse_cell(json["start"].as_str().unwrap()).unwrap();
+        let (name, json, board, start) = read_solution(&file);
         let root = Position::start(board, board.cell(start)).unwrap();
         assert_eq!(
             root.to_string(),
@@ -174,10 +180,7 @@ fn survey_rows_agree_with_the_committed_solutions() {
     let files = solution_files();
     assert!(files.len() >= 3, "{files:?}");
     for file in files {
-        let name = file.display().to_string();
-        let json: Json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        let board = parse_board(json["board"].as_str().unwrap()).unwrap();
-        let start = board.parse_cell(json["start"].as_str().unwrap()).unwrap();
+        let (name, json, board, start) = read_solution(&file);
         let row = rows
             .iter()
             .find(|r| (r.width(), r.height(), r.start()) == (board.width(), board.height(), start))
