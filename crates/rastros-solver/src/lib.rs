@@ -56,6 +56,7 @@ pub mod player;
 pub mod roots;
 pub mod score;
 mod search;
+mod shallow;
 pub mod solver;
 pub mod survey;
 pub mod table;

@@ -15,7 +15,9 @@
 //! - the table key is canonical: player 2 to move is the 180-degree rotation of player 1
 //!   to move, and square boards fold the mirror in the a1-to-top-right diagonal;
 //! - the table stores bounds, which are always true bounds here (positions have no
-//!   history beyond their free cells), so they are merged rather than replaced.
+//!   history beyond their free cells), so they are merged rather than replaced;
+//! - a null window that asks whether the mover wins, or loses, within a small budget of
+//!   plies is answered by the plain depth-limited search of [`crate::shallow`].
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -27,6 +29,7 @@ use rayon::prelude::*;
 pub(crate) use crate::key::canonical;
 use crate::key::{key_of, Key, Orientation};
 use crate::score::{to_absolute, to_relative, MATE};
+use crate::shallow::{Shallow, SHALLOW_PLIES};
 use crate::table::{Entry, Table};
 
 /// Beyond any score.
@@ -150,6 +153,9 @@ pub(crate) struct Geometry {
     pub goal: [u8; 2],
     /// Both goal cells.
     pub goals: u64,
+    /// The king distance from every cell to each player's goal (the budget-limited
+    /// search's move order).
+    pub goal_distance: [[u8; 64]; 2],
 }
 
 impl Geometry {
@@ -159,6 +165,13 @@ impl Geometry {
             nb: board.neighbour_table().map(|b| b.0),
             goal: [board.goal(Player::One), board.goal(Player::Two)],
             goals: board.goals().0,
+            goal_distance: [Player::One, Player::Two].map(|p| {
+                let goal = board.cell(board.goal(p));
+                std::array::from_fn(|i| {
+                    let c = board.cell(i as u8);
+                    c.file.abs_diff(goal.file).max(c.rank.abs_diff(goal.rank))
+                })
+            }),
         }
     }
 
@@ -849,6 +862,33 @@ impl<'a> Searcher<'a> {
         None
     }
 
+    /// The budget-limited search's answer ([`crate::shallow`]) to the null window
+    /// `beta - 1..beta` when it asks whether the mover wins, or loses, within at most
+    /// [`SHALLOW_PLIES`] plies; `None` for value windows and larger budgets.
+    #[inline(always)]
+    fn shallow(&mut self, n: Node, ply: i32, beta: i32) -> Option<i32> {
+        let mut shallow = Shallow::new(self.shared.geo);
+        let reached = if beta >= 2 {
+            // A win in at most `k` plies scores at least `beta`.
+            let k = MATE - ply - beta;
+            if !(1..=SHALLOW_PLIES).contains(&k) {
+                return None;
+            }
+            shallow.wins_within(n, k)
+        } else if beta <= -1 {
+            // A loss within `j` plies scores below `beta`.
+            let j = MATE - ply + beta - 1;
+            if !(1..=SHALLOW_PLIES).contains(&j) {
+                return None;
+            }
+            !shallow.loses_within(n, j)
+        } else {
+            return None;
+        };
+        self.stats.nodes += shallow.nodes;
+        Some(if reached { beta } else { beta - 1 })
+    }
+
     /// Fail-soft alpha-beta: the score of `n` (root-relative at `ply`) if it lies strictly
     /// inside `alpha..beta`, else a bound on the far side of the window it fell out of.
     pub fn search(&mut self, n: Node, ply: i32, alpha: i32, beta: i32) -> i32 {
@@ -857,6 +897,11 @@ impl<'a> Searcher<'a> {
 
     /// [`search`](Searcher::search) of a node whose region is already known (0 if not).
     fn search_in(&mut self, n: Node, region: u64, ply: i32, alpha: i32, beta: i32) -> i32 {
+        if alpha + 1 == beta {
+            if let Some(v) = self.shallow(n, ply, beta) {
+                return v;
+            }
+        }
         let f = match self.prelude(n, region, ply, alpha, beta) {
             Err(s) => return s,
             Ok(f) => f,

@@ -1,0 +1,187 @@
+//! Distance questions with a small budget: does the side to move win within `k` plies, or
+//! lose within `j`? Answered by a plain depth-limited search with no table, no region and
+//! no matching.
+//!
+//! The null windows of a distance search ask such questions at most of their nodes (in
+//! the 7x7 DTE, two nodes in three have a budget of at most 8 plies), and there the full
+//! node's flood fill, key, table probe and two-ply ordering cost more than the few
+//! positions below them. The rules are the search's terminal rules (see [`crate::search`]):
+//! entering the own goal wins, entering the opponent's loses, having no move loses, and a
+//! move next to the opponent's free goal lets the opponent win at once.
+//!
+//! Moves are tried by their king distance to the goal that would end the game for the
+//! side that is short of time: the attacker tries the cells nearest its own goal first,
+//! the defender those farthest from the attacker's goal (the fewest free neighbours first
+//! took twice the positions; see docs/EXPERIMENTS.md).
+
+use crate::search::{Geometry, Node};
+
+/// Budgets of at most this many plies are answered here rather than by the full search.
+pub(crate) const SHALLOW_PLIES: i32 = 10;
+
+/// One budget-limited search, counting the positions it visits.
+pub(crate) struct Shallow<'a> {
+    g: &'a Geometry,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+impl<'a> Shallow<'a> {
+    pub fn new(g: &'a Geometry) -> Shallow<'a> {
+        Shallow { g, nodes: 0 }
+    }
+
+    /// Whether the side to move in `n` (a position still in play) wins within `k` plies.
+    pub fn wins_within(&mut self, n: Node, k: i32) -> bool {
+        self.nodes += 1;
+        if k < 1 {
+            return false;
+        }
+        let g = self.g;
+        let side = n.side as usize;
+        let moves = g.nb[n.snail as usize] & n.free;
+        if moves & 1u64 << g.goal[side] != 0 {
+            return true;
+        }
+        let opp_goal = g.goal[side ^ 1];
+        let opp = 1u64 << opp_goal;
+        if k == 1 {
+            // Only a move that leaves the opponent no move wins at once.
+            let mut rest = moves & !opp;
+            while rest != 0 {
+                let to = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if g.nb[to] & n.free == 0 {
+                    return true;
+                }
+            }
+            return false;
+        }
+        // A move into the opponent's goal, or next to it while it is free, cannot win.
+        let poison = if n.free & opp != 0 {
+            g.nb[opp_goal as usize] | opp
+        } else {
+            opp
+        };
+        let (list, count) = by_distance(&g.goal_distance[side], moves & !poison, false);
+        list[..count]
+            .iter()
+            .any(|&to| self.loses_within(n.child(to), k - 1))
+    }
+
+    /// Whether the side to move in `n` loses within `j` plies (at once if it has no move).
+    pub fn loses_within(&mut self, n: Node, j: i32) -> bool {
+        self.nodes += 1;
+        let g = self.g;
+        let side = n.side as usize;
+        let moves = g.nb[n.snail as usize] & n.free;
+        if moves == 0 {
+            return true;
+        }
+        if moves & 1u64 << g.goal[side] != 0 || j < 1 {
+            return false;
+        }
+        // A move into the opponent's goal loses in 1; any other move lasts longer.
+        let quiet = moves & !(1u64 << g.goal[side ^ 1]);
+        if j == 1 {
+            return quiet == 0;
+        }
+        let (list, count) = by_distance(&g.goal_distance[side ^ 1], quiet, true);
+        list[..count]
+            .iter()
+            .all(|&to| self.wins_within(n.child(to), j - 1))
+    }
+}
+
+/// The cells of `set` (at most 8) by `distance`, nearest first, or farthest first with
+/// `farthest`.
+#[inline(always)]
+fn by_distance(distance: &[u8; 64], set: u64, farthest: bool) -> ([u8; 8], usize) {
+    let mut keyed = [0u16; 8];
+    let mut count = 0;
+    let mut rest = set;
+    while rest != 0 {
+        let to = rest.trailing_zeros() as u16;
+        rest &= rest - 1;
+        let d = u16::from(distance[to as usize]);
+        keyed[count] = (if farthest { 63 - d } else { d }) << 8 | to;
+        count += 1;
+    }
+    keyed[..count].sort_unstable();
+    let mut cells = [0u8; 8];
+    for (cell, key) in cells.iter_mut().zip(&keyed[..count]) {
+        *cell = *key as u8;
+    }
+    (cells, count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::{Score, Value};
+    use crate::solver::terminal_score;
+    use rastros_core::{Board, Position};
+    use std::collections::HashMap;
+
+    /// The exact score by plain negamax over every legal move, memoised.
+    fn brute(pos: &Position, memo: &mut HashMap<(u64, u8, u8), Score>) -> Score {
+        if let Some(s) = terminal_score(pos) {
+            return s;
+        }
+        let key = (pos.free().0, pos.snail(), pos.side_to_move().index() as u8);
+        if let Some(&s) = memo.get(&key) {
+            return s;
+        }
+        let best = pos
+            .legal_moves()
+            .iter()
+            .map(|to| brute(&pos.play_index(to).unwrap(), memo).parent())
+            .max_by_key(|s| s.to_int())
+            .expect("a position in play has a move");
+        memo.insert(key, best);
+        best
+    }
+
+    #[test]
+    fn answers_agree_with_brute_force_on_random_positions() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut checked = 0;
+        for (w, h) in [(4, 4), (5, 4), (5, 5), (6, 5), (6, 6), (7, 7)] {
+            let board = Board::new(w, h).unwrap();
+            let geo = Geometry::new(board);
+            let starts: Vec<u8> = (board.cells() - board.goals()).iter().collect();
+            for i in 0..600 {
+                let mut pos = Position::start(board, board.cell(starts[i % starts.len()])).unwrap();
+                // Play at random until the snail's region is small enough for brute force.
+                while !pos.is_over() && board.reachable(pos.free(), pos.snail()).len() > 14 {
+                    let moves: Vec<u8> = pos.legal_moves().iter().collect();
+                    pos = pos.play_index(moves[next(moves.len())]).unwrap();
+                }
+                if pos.is_over() {
+                    continue;
+                }
+                let s = brute(&pos, &mut HashMap::new());
+                let n = Node {
+                    free: pos.free().0,
+                    snail: pos.snail(),
+                    side: pos.side_to_move().index() as u8,
+                };
+                let mut shallow = Shallow::new(&geo);
+                for k in 0..=16 {
+                    let won = s.value == Value::Win && s.dte as i32 <= k;
+                    let lost = s.value == Value::Loss && s.dte as i32 <= k;
+                    assert_eq!(shallow.wins_within(n, k), won, "wins within {k}: {pos}");
+                    assert_eq!(shallow.loses_within(n, k), lost, "loses within {k}: {pos}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 1500, "only {checked} positions checked");
+    }
+}
