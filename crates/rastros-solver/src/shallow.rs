@@ -3,16 +3,16 @@
 //! no matching.
 //!
 //! The null windows of a distance search ask such questions at most of their nodes (in
-//! the 7x7 DTE, two nodes in three have a budget of at most 8 plies), and there the full
-//! node's flood fill, key, table probe and two-ply ordering cost more than the few
-//! positions below them. The rules are the search's terminal rules (see [`crate::search`]):
+//! the costliest probe of the 7x7 DTE, two nodes in three have a budget of at most 8
+//! plies), and there a full node's flood fill, key, table probe and two-ply ordering cost
+//! more than the few positions below it. The rules are the search's terminal rules (see [`crate::search`]):
 //! entering the own goal wins, entering the opponent's loses, having no move loses, and a
 //! move next to the opponent's free goal lets the opponent win at once.
 //!
 //! Moves are tried by their king distance to the goal that would end the game for the
 //! side that is short of time: the attacker tries the cells nearest its own goal first,
 //! the defender those farthest from the attacker's goal (the fewest free neighbours first
-//! took twice the positions; see docs/EXPERIMENTS.md).
+//! took three times the positions: docs/EXPERIMENTS.md#192ecfd-shallow).
 
 use crate::search::{Geometry, Node};
 
