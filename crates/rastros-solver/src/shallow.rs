@@ -7,7 +7,8 @@
 //! plies), and there a full node's flood fill, key, table probe and two-ply ordering cost
 //! more than the few positions below it. The rules are the search's terminal rules (see [`crate::search`]):
 //! entering the own goal wins, entering the opponent's loses, having no move loses, and a
-//! move next to the opponent's free goal lets the opponent win at once.
+//! move next to the opponent's free goal lets the opponent win at once. Budgets of 1 and
+//! 2 plies are answered by one test per move, without visiting the children.
 //!
 //! Moves are tried by their king distance to the goal that would end the game for the
 //! side that is short of time: the attacker tries the cells nearest its own goal first,
@@ -63,6 +64,19 @@ impl<'a> Shallow<'a> {
         } else {
             opp
         };
+        if k == 2 {
+            // A win in 2 leaves the opponent no move but into the mover's goal.
+            let own = 1u64 << g.goal[side];
+            let mut rest = moves & !poison;
+            while rest != 0 {
+                let to = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if g.nb[to] & n.free & !own == 0 {
+                    return true;
+                }
+            }
+            return false;
+        }
         let (list, count) = by_distance(&g.goal_distance[side], moves & !poison, false);
         list[..count]
             .iter()
@@ -86,10 +100,46 @@ impl<'a> Shallow<'a> {
         if j == 1 {
             return quiet == 0;
         }
+        if j == 2 {
+            return self.loses_within_two(n, quiet);
+        }
         let (list, count) = by_distance(&g.goal_distance[side ^ 1], quiet, true);
         list[..count]
             .iter()
             .all(|&to| self.wins_within(n.child(to), j - 1))
+    }
+
+    /// Whether the mover, with the moves `quiet` (none into a goal), loses within 2 plies:
+    /// every move lets the opponent enter its goal or leave the mover no move.
+    fn loses_within_two(&self, n: Node, quiet: u64) -> bool {
+        let g = self.g;
+        let side = n.side as usize;
+        let own = 1u64 << g.goal[side];
+        let opp = 1u64 << g.goal[side ^ 1];
+        let mut rest = quiet;
+        while rest != 0 {
+            let to = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if g.nb[to] & n.free & opp != 0 {
+                continue;
+            }
+            let after = n.free & !(1u64 << to);
+            // A reply into the mover's goal loses for the opponent, so it is no trap.
+            let mut replies = g.nb[to] & n.free & !own;
+            let mut trapped = false;
+            while replies != 0 {
+                let r = replies.trailing_zeros() as usize;
+                replies &= replies - 1;
+                if g.nb[r] & after == 0 {
+                    trapped = true;
+                    break;
+                }
+            }
+            if !trapped {
+                return false;
+            }
+        }
+        true
     }
 }
 
