@@ -154,6 +154,10 @@ proptest! {
     #[test]
     fn symmetries_move_every_cell_like_their_index_maps(side in 2u32..=8, set in any::<u64>()) {
         let board = Board::new(side, side).unwrap();
+        for i in 0..board.size() as u8 {
+            let (file, rank) = (i % side as u8, i / side as u8);
+            prop_assert_eq!(board.transpose_index(i), Some(file * side as u8 + rank));
+        }
         let set = Bitboard(set) & board.cells();
         let mapped = |f: &dyn Fn(u8) -> u8| set.iter().fold(Bitboard::EMPTY, |s, i| s.with(f(i)));
         prop_assert_eq!(
@@ -266,4 +270,16 @@ fn reachable_cells_and_the_rotation_and_transposition_of_7x7() {
         Bitboard::single(board.parse_cell("a2").unwrap())
     );
     assert!(Board::new(4, 3).unwrap().transpose(set).is_none());
+    // 8x8 transposes by delta swaps, not by the tables of the other boards: every cell,
+    // named (the mirror of `file rank` is `rank file`).
+    let eight = Board::new(8, 8).unwrap();
+    for i in 0..64u8 {
+        let cell = eight.cell(i);
+        let name = |file: u8, rank: u8| format!("{}{}", (b'a' + file) as char, rank + 1);
+        let image = eight.parse_cell(&name(cell.rank, cell.file)).unwrap();
+        assert_eq!(
+            eight.transpose(Bitboard::single(i)),
+            Some(Bitboard::single(image))
+        );
+    }
 }

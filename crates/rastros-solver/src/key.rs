@@ -43,7 +43,7 @@ impl Orientation {
 
 /// The canonical key of `region` with the snail on `snail` and `side` to move (0 for
 /// player 1, 1 for player 2), and how the position was turned to get there.
-#[inline]
+#[inline(always)]
 pub(crate) fn key_of(board: &Board, region: u64, snail: u8, side: u8) -> (Key, Orientation) {
     let (mut r, mut s) = (region, snail);
     let rotated = side == 1;

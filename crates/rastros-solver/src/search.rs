@@ -902,8 +902,11 @@ impl<'a> Searcher<'a> {
                 return v;
             }
         }
-        let f = match self.prelude(n, region, ply, alpha, beta) {
-            Err(s) => return s,
+        // Borrowed where it lies: moving the frame (some 330 bytes) cost a `memcpy` call per
+        // node (see docs/EXPERIMENTS.md).
+        let prelude = self.prelude(n, region, ply, alpha, beta);
+        let f = match &prelude {
+            Err(s) => return *s,
             Ok(f) => f,
         };
         let start_nodes = self.stats.nodes;
@@ -914,7 +917,7 @@ impl<'a> Searcher<'a> {
             ..n
         };
         if f.region.count_ones() >= ETC_MIN_REGION {
-            if let Some(v) = self.etc(&f, ply) {
+            if let Some(v) = self.etc(f, ply) {
                 return v;
             }
         }
@@ -944,7 +947,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        self.store(&f, ply, best, best_move, self.stats.nodes - start_nodes);
+        self.store(f, ply, best, best_move, self.stats.nodes - start_nodes);
         best
     }
 
