@@ -175,44 +175,45 @@ impl Geometry {
         }
     }
 
-    /// `true` when the cells of `region` that are not goals are connected to one another
-    /// without passing through `snail`. The test is local (those next to the snail touch one
-    /// another), so `false` only means that it does not know.
+    /// What every child's region is, but for the cell the snail steps to, when that is known
+    /// without a flood fill; 0 when not. If the region's non-goal cells are connected to one
+    /// another without the snail, the snail on any of them still reaches every other one (a
+    /// path that ran through its cell starts there now), and the goals next to them: the
+    /// children's regions are those cells and goals less the new cell. The test of the
+    /// connection is local (the region's cells next to the snail touch one another), so 0
+    /// only means that it does not know. Computed once a node, for all its children.
     #[inline]
-    pub fn connected(&self, region: u64, snail: u8) -> bool {
-        self.board
-            .ring_connected(Bitboard(region & !self.goals), snail)
+    pub fn child_base(&self, region: u64, snail: u8) -> u64 {
+        let passable = region & !self.goals;
+        if !self.board.ring_connected(Bitboard(passable), snail) {
+            return 0;
+        }
+        let mut goals = 0;
+        for g in self.goal {
+            if self.nb[g as usize] & passable != 0 {
+                goals |= region & 1 << g;
+            }
+        }
+        passable | goals
     }
 
-    /// The region after the snail steps from a position with `region` to `to`, when it is
-    /// known without a flood fill: if the region's non-goal cells are `connected` without
-    /// the snail, the snail on `to` still reaches every one of them (a path that ran through
-    /// `to` starts there now), and the goals next to them.
-    /// `None` when a flood fill ([`reachable`](Geometry::reachable)) must decide.
+    /// The region after the snail steps to `to`, when it is known without a flood fill
+    /// (`base` from [`child_base`](Geometry::child_base) is not 0); `None` when a flood fill
+    /// ([`reachable`](Geometry::reachable)) must decide.
     ///
     /// It saves most of the flood fills, once the hottest loop of the search (see
     /// docs/EXPERIMENTS.md).
     #[inline]
-    pub fn child_region(&self, region: u64, connected: bool, to: u8) -> Option<u64> {
-        if !connected {
-            return None;
-        }
-        let passable = region & !self.goals;
-        let rest = passable & !(1 << to);
-        let mut goals = 0;
-        for g in self.goal {
-            if region & self.nb[g as usize] & passable != 0 {
-                goals |= region & 1 << g;
-            }
-        }
-        Some(rest | goals)
+    pub fn child_region(&self, base: u64, to: u8) -> Option<u64> {
+        (base != 0).then_some(base & !(1 << to))
     }
 
-    /// The region after the snail steps from a position with `region` to `to`: the
-    /// [`child_region`](Geometry::child_region) if it is known, else a flood fill.
+    /// The region after the snail steps from a position with `region` (and the children's
+    /// `base`) to `to`: the [`child_region`](Geometry::child_region) if it is known, else a
+    /// flood fill.
     #[inline]
-    pub fn region_after(&self, region: u64, connected: bool, to: u8) -> u64 {
-        self.child_region(region, connected, to)
+    pub fn region_after(&self, region: u64, base: u64, to: u8) -> u64 {
+        self.child_region(base, to)
             .unwrap_or_else(|| self.reachable(region & !(1 << to), to))
     }
 
@@ -308,8 +309,8 @@ struct Rules {
 /// A node about to be searched.
 struct Frame {
     region: u64,
-    /// Whether the region's non-goal cells are connected without the snail.
-    connected: bool,
+    /// The children's regions but their new cell, where known ([`Geometry::child_base`]).
+    base: u64,
     moves: [u8; 8],
     count: usize,
     alpha: i32,
@@ -319,6 +320,24 @@ struct Frame {
     regions: [u64; 8],
     /// The table keys of the children computed ahead, in move order.
     child_keys: [Option<Key>; 8],
+}
+
+impl Frame {
+    /// A frame to fill: no moves, no regions or keys computed ahead.
+    #[inline(always)]
+    fn empty() -> Frame {
+        Frame {
+            region: 0,
+            base: 0,
+            moves: [0; 8],
+            count: 0,
+            alpha: 0,
+            beta: 0,
+            key: None,
+            regions: [0; 8],
+            child_keys: [None; 8],
+        }
+    }
 }
 
 /// One thread's search.
@@ -365,7 +384,7 @@ impl<'a> Searcher<'a> {
     /// Everything before the moves, as its list of ideas: the stop check, the terminal
     /// rules, the region, the key (prefetched), the early probe and the matching, the
     /// two-ply move ordering, the children's keys (prefetched), and the narrowing by the
-    /// table entry. `Err(score)` when one of them decides the node. (Each step is inlined
+    /// table entry, written into `f`. `Err(score)` when one of them decides the node. (Each step is inlined
     /// here; the prelude itself is left to the compiler, which keeps it out of line.)
     #[inline]
     fn prelude(
@@ -375,7 +394,8 @@ impl<'a> Searcher<'a> {
         ply: i32,
         mut alpha: i32,
         mut beta: i32,
-    ) -> Step<Frame> {
+        f: &mut Frame,
+    ) -> Step<()> {
         self.count_node()?;
         let rules = self.terminal_rules(n, ply, &mut alpha, &mut beta)?;
         let region = self.region(n, known_region);
@@ -384,18 +404,25 @@ impl<'a> Searcher<'a> {
         let (probed, verdict) = self.early_probe_and_matching(
             n, region, cells, ply, &rules, keyed, &mut alpha, &mut beta,
         )?;
-        let connected = self.shared.geo.connected(region, n.snail);
+        let base = self.shared.geo.child_base(region, n.snail);
         let big = cells as u32 >= ETC_MIN_REGION;
-        let (mut moves, mut regions, count) =
-            self.order_moves(n, region, connected, big, &rules, verdict);
-        let mut child_keys = self.prefetch_children(
+        let count = self.order_moves(
             n,
             region,
-            connected,
+            base,
+            big,
+            &rules,
+            verdict,
+            (&mut f.moves, &mut f.regions),
+        );
+        self.prefetch_children(
+            n,
+            region,
+            base,
             cells,
             big,
-            &moves,
-            &mut regions,
+            &f.moves,
+            (&mut f.regions, &mut f.child_keys),
             count,
         );
         let key = match keyed {
@@ -410,24 +437,20 @@ impl<'a> Searcher<'a> {
                     ply,
                     &mut alpha,
                     &mut beta,
-                    (&mut moves, &mut regions, &mut child_keys),
+                    (&mut f.moves, &mut f.regions, &mut f.child_keys),
                     count,
                 )?;
                 Some((k, orientation, entry))
             }
             None => None,
         };
-        Ok(Frame {
-            region,
-            connected,
-            moves,
-            count,
-            alpha,
-            beta,
-            key,
-            regions,
-            child_keys,
-        })
+        f.region = region;
+        f.base = base;
+        f.count = count;
+        f.alpha = alpha;
+        f.beta = beta;
+        f.key = key;
+        Ok(())
     }
 
     /// Counts the node and, every 4096 nodes from the first, publishes the count and looks
@@ -596,20 +619,22 @@ impl<'a> Searcher<'a> {
     }
 
     /// The safe moves in search order, with the children's regions where they were computed
-    /// (every child of a `big` node, whose enhanced transposition cutoff reads them; 0
-    /// elsewhere): the matching's winning move first, then by [`order_key`], which looks two
-    /// plies ahead. (The table's best move goes first later, in
-    /// [`narrow_by_entry`](Searcher::narrow_by_entry).)
+    /// (every child of a `big` node, whose enhanced transposition cutoff reads them; left at
+    /// 0 elsewhere), written into `moves` and `regions`; returns how many. The matching's
+    /// winning move first, then by [`order_key`], which looks two plies ahead. (The table's
+    /// best move goes first later, in [`narrow_by_entry`](Searcher::narrow_by_entry).)
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn order_moves(
         &self,
         n: Node,
         region: u64,
-        connected: bool,
+        base: u64,
         big: bool,
         rules: &Rules,
         verdict: Option<u8>,
-    ) -> ([u8; 8], [u64; 8], usize) {
+        (moves, regions): (&mut [u8; 8], &mut [u64; 8]),
+    ) -> usize {
         let g = self.shared.geo;
         let own = rules.own;
         // The opponent's safe replies avoid the mover's goal and the cells next to it.
@@ -619,16 +644,16 @@ impl<'a> Searcher<'a> {
             0
         };
         let two_plies = Ahead::new(g, Bitboard(region), Bitboard(rules.my_poison));
-        // Each move packed as `order << 8 | index`: one small integer sort.
-        let mut scored = [0u32; 8];
-        let mut unsorted = [(0u8, 0u64); 8];
+        // Each move packed as `order << 16 | index << 8 | cell`: one small integer sort.
+        let mut scored = [0u64; 8];
+        let mut unsorted = [0u64; 8];
         let mut count = 0;
         let mut rest = rules.safe;
         while rest != 0 {
             let to = rest.trailing_zeros() as u8;
             rest &= rest - 1;
             let child_region = if big {
-                g.region_after(region, connected, to)
+                g.region_after(region, base, to)
             } else {
                 0
             };
@@ -639,17 +664,20 @@ impl<'a> Searcher<'a> {
                 let (poison, child) = (Bitboard(poison), Bitboard(child_region));
                 1 + order_key(g, after, to, poison, child, &two_plies)
             };
-            scored[count] = order << 8 | count as u32;
-            unsorted[count] = (to, child_region);
+            scored[count] = u64::from(order) << 16 | (count as u64) << 8 | u64::from(to);
+            unsorted[count] = child_region;
             count += 1;
         }
         scored[..count].sort_unstable();
-        let mut moves = [0u8; 8];
-        let mut regions = [0u64; 8];
         for (i, &packed) in scored[..count].iter().enumerate() {
-            (moves[i], regions[i]) = unsorted[(packed & 0xFF) as usize];
+            moves[i] = packed as u8;
         }
-        (moves, regions, count)
+        if big {
+            for (i, &packed) in scored[..count].iter().enumerate() {
+                regions[i] = unsorted[(packed >> 8 & 0xFF) as usize];
+            }
+        }
+        count
     }
 
     /// The children's keys, computed before this node's own probe so that their buckets
@@ -662,15 +690,14 @@ impl<'a> Searcher<'a> {
         &self,
         n: Node,
         region: u64,
-        connected: bool,
+        base: u64,
         cells: i32,
         big: bool,
         moves: &[u8; 8],
-        regions: &mut [u64; 8],
+        (regions, child_keys): (&mut [u64; 8], &mut [Option<Key>; 8]),
         count: usize,
-    ) -> [Option<Key>; 8] {
+    ) {
         let g = self.shared.geo;
-        let mut child_keys = [None; 8];
         let ahead = if big {
             count
         } else if cells as u32 > TABLE_MIN_REGION {
@@ -682,7 +709,7 @@ impl<'a> Searcher<'a> {
         for i in 0..ahead {
             let c = parent.child(moves[i]);
             if regions[i] == 0 {
-                regions[i] = g.region_after(region, connected, c.snail);
+                regions[i] = g.region_after(region, base, c.snail);
             }
             let r = regions[i];
             if r.count_ones() >= TABLE_MIN_REGION {
@@ -691,7 +718,6 @@ impl<'a> Searcher<'a> {
                 child_keys[i] = Some(k);
             }
         }
-        child_keys
     }
 
     /// The node's table entry (an empty one if none): decides the node when its bounds do,
@@ -904,11 +930,11 @@ impl<'a> Searcher<'a> {
         }
         // Borrowed where it lies: moving the frame (some 330 bytes) cost a `memcpy` call per
         // node (see docs/EXPERIMENTS.md).
-        let prelude = self.prelude(n, region, ply, alpha, beta);
-        let f = match &prelude {
-            Err(s) => return *s,
-            Ok(f) => f,
-        };
+        let mut frame = Frame::empty();
+        if let Err(s) = self.prelude(n, region, ply, alpha, beta, &mut frame) {
+            return s;
+        }
+        let f = &frame;
         let start_nodes = self.stats.nodes;
         let mut best = -INF;
         let mut best_move = None;
@@ -926,7 +952,7 @@ impl<'a> Searcher<'a> {
             let region = if region != 0 {
                 region
             } else {
-                g.child_region(f.region, f.connected, to).unwrap_or(0)
+                g.child_region(f.base, to).unwrap_or(0)
             };
             let v = self.search_in(
                 parent.child(to),
@@ -958,10 +984,11 @@ impl<'a> Searcher<'a> {
         if ply >= self.shared.split_plies || n.free.count_ones() < SPLIT_MIN_FREE {
             return self.search(n, ply, beta - 1, beta);
         }
-        let f = match self.prelude(n, 0, ply, beta - 1, beta) {
-            Err(s) => return s,
-            Ok(f) => f,
-        };
+        let mut frame = Frame::empty();
+        if let Err(s) = self.prelude(n, 0, ply, beta - 1, beta, &mut frame) {
+            return s;
+        }
+        let f = &frame;
         let start_nodes = self.stats.nodes;
         let parent = Node {
             free: f.region,
@@ -977,7 +1004,7 @@ impl<'a> Searcher<'a> {
         let first = -first;
         if first >= f.beta || moves.len() == 1 {
             self.store(
-                &f,
+                f,
                 ply,
                 first,
                 Some(moves[0]),
@@ -993,12 +1020,8 @@ impl<'a> Searcher<'a> {
         let key_of = |i: usize| {
             f.child_keys[i].unwrap_or_else(|| {
                 let c = parent.child(moves[i]);
-                g.key(
-                    g.region_after(f.region, f.connected, c.snail),
-                    c.snail,
-                    c.side,
-                )
-                .0
+                g.key(g.region_after(f.region, f.base, c.snail), c.snail, c.side)
+                    .0
             })
         };
         let mut keys = [key_of(0); 8];
@@ -1053,7 +1076,7 @@ impl<'a> Searcher<'a> {
             return ABORTED;
         }
         self.store(
-            &f,
+            f,
             ply,
             best,
             Some(best_move),
