@@ -381,11 +381,12 @@ impl<'a> Searcher<'a> {
         found
     }
 
-    /// Everything before the moves, as its list of ideas: the stop check, the terminal
-    /// rules, the region, the key (prefetched), the early probe and the matching, the
-    /// two-ply move ordering, the children's keys (prefetched), and the narrowing by the
-    /// table entry, written into `f`. `Err(score)` when one of them decides the node. (Each step is inlined
-    /// here; the prelude itself is left to the compiler, which keeps it out of line.)
+    /// Everything before the moves, as its list of ideas, written into `f`: the stop check,
+    /// the terminal rules, the region, the key (prefetched), the early probe and the
+    /// matching, the two-ply move ordering, the children's keys (prefetched), and the
+    /// narrowing by the table entry. `Err(score)` when one of them decides the node. (Each
+    /// step is inlined here; the prelude itself is left to the compiler, which keeps it out
+    /// of line.)
     #[inline]
     fn prelude(
         &mut self,
@@ -928,8 +929,8 @@ impl<'a> Searcher<'a> {
                 return v;
             }
         }
-        // Borrowed where it lies: moving the frame (some 330 bytes) cost a `memcpy` call per
-        // node (see docs/EXPERIMENTS.md).
+        // Filled where it lies: building the frame (some 330 bytes) and moving it out of a
+        // `Result` cost `memcpy` calls at every node (see docs/EXPERIMENTS.md).
         let mut frame = Frame::empty();
         if let Err(s) = self.prelude(n, region, ply, alpha, beta, &mut frame) {
             return s;
