@@ -371,12 +371,7 @@ impl Board {
     /// both goals in place); `None` on other boards.
     #[inline]
     pub fn transpose(&self, set: Bitboard) -> Option<Bitboard> {
-        let p = self.transpose.as_ref()?;
-        Some(if self.width == 8 {
-            Bitboard(flip_diagonal_8x8(set.0))
-        } else {
-            p.apply(set)
-        })
+        self.transpose.as_ref().map(|p| p.apply(set))
     }
 
     /// The index of cell `index` mirrored in the a1-to-top-right diagonal (square boards).
@@ -556,15 +551,25 @@ impl FromStr for Direction {
 
 /// A fixed permutation of cell indices, applied to one index by a lookup (the search maps
 /// cells at every table probe; a division by the width there was a measurable cost) and to
-/// whole bitboards by eight byte-table lookups.
+/// whole bitboards by eight byte-table lookups, or by [`flip_diagonal_8x8`] when that is
+/// the permutation.
 struct Permutation {
-    tables: [[u64; 256]; 8],
     index: [u8; 64],
+    /// `None` when the permutation is the 8x8 diagonal mirror.
+    tables: Option<[[u64; 256]; 8]>,
 }
 
 impl Permutation {
     fn new(n: u8, map: impl Fn(u8) -> u8) -> Permutation {
         let index = std::array::from_fn(|i| if (i as u8) < n { map(i as u8) } else { i as u8 });
+        let diagonal =
+            n == 64 && (0..64u8).all(|i| flip_diagonal_8x8(1 << i) == 1 << index[i as usize]);
+        if diagonal {
+            return Permutation {
+                index,
+                tables: None,
+            };
+        }
         let mut tables = [[0u64; 256]; 8];
         for (chunk, table) in tables.iter_mut().enumerate() {
             for (byte, entry) in table.iter_mut().enumerate() {
@@ -576,14 +581,20 @@ impl Permutation {
                 }
             }
         }
-        Permutation { tables, index }
+        Permutation {
+            index,
+            tables: Some(tables),
+        }
     }
 
     #[inline]
     fn apply(&self, set: Bitboard) -> Bitboard {
+        let Some(tables) = &self.tables else {
+            return Bitboard(flip_diagonal_8x8(set.0));
+        };
         let bytes = set.0.to_le_bytes();
         let mut out = 0;
-        for (table, byte) in self.tables.iter().zip(bytes) {
+        for (table, byte) in tables.iter().zip(bytes) {
             out |= table[byte as usize];
         }
         Bitboard(out)
@@ -646,4 +657,26 @@ const fn ring_connected_table() -> [u64; 8] {
         pattern += 1;
     }
     table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 8x8 board's mirror is the delta-swap path, not a silent fall-back to the tables
+    /// (which a wrong `flip_diagonal_8x8` would cause); the other square boards keep tables.
+    #[test]
+    fn the_8x8_mirror_takes_the_delta_swaps() {
+        let tables = |side| {
+            Board::new(side, side)
+                .unwrap()
+                .transpose
+                .as_ref()
+                .unwrap()
+                .tables
+                .is_some()
+        };
+        assert!(!tables(8));
+        assert!((2..8).all(tables));
+    }
 }

@@ -647,7 +647,7 @@ impl<'a> Searcher<'a> {
         let two_plies = Ahead::new(g, Bitboard(region), Bitboard(rules.my_poison));
         // Each move packed as `order << 16 | index << 8 | cell`: one small integer sort.
         let mut scored = [0u64; 8];
-        let mut unsorted = [0u64; 8];
+        let mut child_regions = [0u64; 8];
         let mut count = 0;
         let mut rest = rules.safe;
         while rest != 0 {
@@ -666,17 +666,14 @@ impl<'a> Searcher<'a> {
                 1 + order_key(g, after, to, poison, child, &two_plies)
             };
             scored[count] = u64::from(order) << 16 | (count as u64) << 8 | u64::from(to);
-            unsorted[count] = child_region;
+            child_regions[count] = child_region;
             count += 1;
         }
         scored[..count].sort_unstable();
         for (i, &packed) in scored[..count].iter().enumerate() {
             moves[i] = packed as u8;
-        }
-        if big {
-            for (i, &packed) in scored[..count].iter().enumerate() {
-                regions[i] = unsorted[(packed >> 8 & 0xFF) as usize];
-            }
+            // All 0 at the nodes that computed none.
+            regions[i] = child_regions[(packed >> 8 & 0xFF) as usize];
         }
         count
     }
