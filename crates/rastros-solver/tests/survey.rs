@@ -44,3 +44,48 @@ fn the_committed_survey_is_closed_under_the_diagonal_mirror() {
         rows.iter().map(key).collect::<Vec<_>>()
     );
 }
+
+/// The committed survey holds every board it names, with a row and a value for every start
+/// cell: each board from 3x3 to 7x7, the rectangles 3x8 to 3x21, 4x8 to 4x16, 5x8 to 5x12,
+/// 6x8 to 6x10, 7x8 and 7x9 and their transposes, and 8x8, whose every start has its DTE too.
+#[test]
+fn the_committed_survey_has_every_listed_board_and_every_8x8_dte() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tables/survey.csv");
+    let rows = survey::parse_csv(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut boards: Vec<(u8, u8)> = Vec::new();
+    for w in 3..=7u8 {
+        boards.extend((3..=7).map(|h| (w, h)));
+    }
+    for (w, hs) in [
+        (3u8, 8..=21u8),
+        (4, 8..=16),
+        (5, 8..=12),
+        (6, 8..=10),
+        (7, 8..=9),
+    ] {
+        for h in hs {
+            boards.extend([(w, h), (h, w)]);
+        }
+    }
+    boards.push((8, 8));
+    for (w, h) in boards {
+        let board = Board::new(w.into(), h.into()).unwrap();
+        let of_board: Vec<&SurveyRow> = rows
+            .iter()
+            .filter(|r| (r.width(), r.height()) == (w, h))
+            .collect();
+        let starts: Vec<u8> = of_board.iter().map(|r| r.start()).collect();
+        assert_eq!(
+            starts,
+            survey::start_cells(board),
+            "{w}x{h}: the start cells"
+        );
+        for r in &of_board {
+            let cell = board.cell(r.start());
+            assert!(r.value().is_some(), "{w}x{h} {cell}: no value");
+            if (w, h) == (8, 8) {
+                assert!(r.dte().is_some(), "8x8 {cell}: no DTE");
+            }
+        }
+    }
+}
