@@ -325,6 +325,50 @@ impl Board {
         RING_CONNECTED[pattern / 64] >> (pattern % 64) & 1 != 0
     }
 
+    /// The cells whose neighbours in `set` fall into two or more groups not connected to one
+    /// another around the cell: the cells of which [`ring_connected`](Board::ring_connected)
+    /// is false, for every cell at once. Only such a cell can cut `set` in two. Bit-parallel:
+    /// the eight neighbours as shifted sets, a missing diagonal bridged where both cells
+    /// beside it are present (they touch), then the runs of present neighbours counted
+    /// around the ring.
+    ///
+    /// ```
+    /// use rastros_core::{Bitboard, Board};
+    /// let board = Board::standard();
+    /// let set = |names: &str| {
+    ///     names.split(' ').fold(Bitboard::EMPTY, |s, n| s.with(board.parse_cell(n).unwrap()))
+    /// };
+    /// // c5 .  .      d4's neighbours c5 and e3 only meet through d4,
+    /// // .  d4 .      but c5 and e3 have no second neighbour in the set.
+    /// // .  .  e3
+    /// let cuts = board.local_cuts(set("c5 d4 e3"));
+    /// assert_eq!(board.names(cuts), "d4");
+    /// ```
+    #[inline]
+    pub const fn local_cuts(&self, set: Bitboard) -> Bitboard {
+        let (x, w) = (set.0, self.width);
+        let (left, right, cells) = (self.not_first_file, self.not_last_file, self.cells.0);
+        // Whether each cell's neighbour in a direction is in the set.
+        let n = x >> w;
+        let s = x << w & cells;
+        let e = x >> 1 & right;
+        let west = x << 1 & left;
+        let ne = (x >> (w + 1) & right) | (n & e);
+        let nw = (x >> (w - 1) & left) | (n & west);
+        let se = (x << (w - 1) & right & cells) | (s & e);
+        let sw = (x << (w + 1) & left & cells) | (s & west);
+        // Around the ring, a run starts where a present neighbour follows a missing one.
+        let ring = [n, ne, e, se, s, sw, west, nw];
+        let (mut one, mut two, mut i) = (0u64, 0u64, 0);
+        while i < 8 {
+            let start = ring[i] & !ring[(i + 7) % 8];
+            two |= one & start;
+            one |= start;
+            i += 1;
+        }
+        Bitboard(two & cells)
+    }
+
     /// The cells the snail on `snail` could still ever enter, given the `free` cells
     /// (neither slimed nor under the snail): the free cells connected to the snail by king
     /// steps through free cells that are not goals, plus the free goals next to those.

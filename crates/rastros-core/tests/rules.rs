@@ -136,6 +136,27 @@ proptest! {
     }
 
     #[test]
+    fn local_cuts_are_the_cells_whose_ring_is_not_connected(
+        (w, h) in board_size(),
+        set in any::<u64>(),
+        density in 0u32..4,
+    ) {
+        let board = Board::new(w, h).unwrap();
+        // Sparse to dense sets: an and or an or of two random words.
+        let set = match density {
+            0 => set & set.rotate_left(17),
+            1 | 2 => set,
+            _ => set | set.rotate_left(29),
+        };
+        let set = Bitboard(set) & board.cells();
+        let cuts = board.local_cuts(set);
+        for cell in 0..board.size() as u8 {
+            prop_assert_eq!(cuts.has(cell), !board.ring_connected(set, cell), "cell {}", cell);
+        }
+        prop_assert!((cuts - board.cells()).is_empty());
+    }
+
+    #[test]
     fn neighbour_counts_agree_with_the_neighbour_table((w, h) in board_size(), set in any::<u64>()) {
         let board = Board::new(w, h).unwrap();
         let set = Bitboard(set) & board.cells();

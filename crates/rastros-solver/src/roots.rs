@@ -800,6 +800,7 @@ impl<'a> RootSolver<'a> {
             probes: done.iter().map(|m| m.probes).sum(),
             hits: done.iter().map(|m| m.hits).sum(),
             matchings: done.iter().map(|m| m.matchings).sum(),
+            ..Stats::default()
         };
         Ok(Analysis {
             value: best.value,

@@ -156,6 +156,8 @@ pub(crate) struct Geometry {
     /// The king distance from every cell to each player's goal (the budget-limited
     /// search's move order).
     pub goal_distance: [[u8; 64]; 2],
+    /// The goals and their neighbours: no pocket holds any of them.
+    pub goal_zone: u64,
 }
 
 impl Geometry {
@@ -165,6 +167,9 @@ impl Geometry {
             nb: board.neighbour_table().map(|b| b.0),
             goal: [board.goal(Player::One), board.goal(Player::Two)],
             goals: board.goals().0,
+            goal_zone: board.goals().0
+                | board.neighbour_table()[board.goal(Player::One) as usize].0
+                | board.neighbour_table()[board.goal(Player::Two) as usize].0,
             goal_distance: [Player::One, Player::Two].map(|p| {
                 let goal = board.cell(board.goal(p));
                 std::array::from_fn(|i| {
@@ -217,6 +222,100 @@ impl Geometry {
             .unwrap_or_else(|| self.reachable(region & !(1 << to), to))
     }
 
+    /// The region with its pockets reduced (see [`Searcher::pockets`]), or `None` if it has
+    /// none to reduce. A pocket is what the snail can no longer reach once a cell `a` of the
+    /// region is taken away, if none of it is a goal or next to one; its value for the
+    /// player who stands on `a` is the geography verdict on it, and the reduced region
+    /// keeps the same verdict with nothing (a loss) or a single cell whose only free
+    /// neighbour is `a` (a win).
+    ///
+    /// `sealed`, if given, is the cell the snail has just left, in a parent that had no
+    /// pocket to reduce: then a new pocket holds a neighbour of that cell (it was joined to
+    /// the rest through it), and if that cell's neighbours are connected around it, only
+    /// one of them can be the new cut.
+    pub fn reduce_pockets(&self, region: u64, snail: u8, sealed: Option<u8>) -> Option<u64> {
+        let passable = region & !self.goals;
+        let with_snail = Bitboard(passable | 1 << snail);
+        // A cell with one neighbour is a pocket of one already: left out of the tests.
+        let [c0, c1, c2, c3] = self.board.neighbour_counts(with_snail);
+        let pendant = (c0 - c1 - c2 - c3).0 & passable;
+        let core = Bitboard(with_snail.0 & !pendant);
+        let mut reduced = region;
+        // An articulation's neighbours in the region are never connected around it.
+        let mut candidates = passable & !pendant & self.board.local_cuts(core).0;
+        if let Some(cell) = sealed {
+            if self.board.ring_connected(with_snail, cell) {
+                candidates &= self.nb[cell as usize];
+            }
+        }
+        while candidates != 0 {
+            let a = candidates.trailing_zeros() as u8;
+            candidates &= candidates - 1;
+            // Every part cut off behind `a`, one after another.
+            let mut space = core.0 & (reduced | 1 << snail);
+            while reduced & 1 << a != 0 {
+                let Some(cut) = self.beyond(space, a, snail) else {
+                    break;
+                };
+                space &= !cut;
+                // The pendant cells hanging off the part belong to it.
+                let pocket = cut | pendant & reduced & self.board.grow(Bitboard(cut)).0;
+                if pocket & self.goal_zone != 0 {
+                    continue;
+                }
+                match geography_winning_move(pocket | 1 << a, a, &self.nb) {
+                    Some(q) if pocket.count_ones() > 1 => reduced = reduced & !pocket | 1 << q,
+                    Some(_) => {}
+                    None => reduced &= !pocket,
+                }
+            }
+        }
+        (reduced != region).then_some(reduced)
+    }
+
+    /// The cells of `space` cut off from `snail` when `a` is taken away (`None` if none
+    /// are). Two fills grow side by side within `space` without `a`, one from a group of
+    /// `a`'s neighbours and one from the others, and stop as soon as they meet (no cut) or
+    /// one of them stops growing, so a pocket costs about its own size and a detour about
+    /// its own length, not a fill of the whole region.
+    #[inline]
+    fn beyond(&self, space: u64, a: u8, snail: u8) -> Option<u64> {
+        let space = space & !(1 << a);
+        let ring = space & self.nb[a as usize];
+        let grow = |x: u64| self.board.grow(Bitboard(x)).0;
+        let mut x = ring & ring.wrapping_neg();
+        loop {
+            let next = x | grow(x) & ring;
+            if next == x {
+                break;
+            }
+            x = next;
+        }
+        let mut y = ring & !x;
+        if y == 0 {
+            return None;
+        }
+        loop {
+            let nx = x | grow(x) & space;
+            let ny = y | grow(y) & space;
+            if nx & ny != 0 {
+                return None;
+            }
+            for (done, side) in [(nx == x, x), (ny == y, y)] {
+                if done {
+                    let cut = if side & 1 << snail != 0 {
+                        space & !side
+                    } else {
+                        side
+                    };
+                    return Some(cut);
+                }
+            }
+            x = nx;
+            y = ny;
+        }
+    }
+
     #[inline]
     pub fn reachable(&self, free: u64, snail: u8) -> u64 {
         self.board.reachable(Bitboard(free), snail).0
@@ -241,6 +340,8 @@ pub struct Stats {
     pub hits: u64,
     /// Goal-free positions decided by maximum matching.
     pub matchings: u64,
+    /// Positions whose pockets were reduced.
+    pub pockets: u64,
 }
 
 impl std::ops::AddAssign for Stats {
@@ -249,6 +350,7 @@ impl std::ops::AddAssign for Stats {
         self.probes += o.probes;
         self.hits += o.hits;
         self.matchings += o.matchings;
+        self.pockets += o.pockets;
     }
 }
 
@@ -287,6 +389,8 @@ pub(crate) struct Shared<'a> {
     pub split_plies: i32,
     /// Decide goal-free positions by maximum matching.
     pub matching: bool,
+    /// Reduce the pockets of regions with at least this many cells in value windows.
+    pub pocket_min_region: u32,
 }
 
 /// A step of a node's prelude: `Err(score)` when it decides the node, else what it found.
@@ -320,6 +424,8 @@ struct Frame {
     regions: [u64; 8],
     /// The table keys of the children computed ahead, in move order.
     child_keys: [Option<Key>; 8],
+    /// Whether the region is known to have no pocket to reduce (its children's hint).
+    no_pockets: bool,
 }
 
 impl Frame {
@@ -336,8 +442,21 @@ impl Frame {
             key: None,
             regions: [0; 8],
             child_keys: [None; 8],
+            no_pockets: false,
         }
     }
+}
+
+/// What a node is told about pockets by its parent (see [`Searcher::pockets`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum PocketHint {
+    /// Nothing: they are looked for everywhere.
+    Unknown,
+    /// The parent, its snail on this cell, had none to reduce: a new one must lie behind a
+    /// cut that this cell's slime made.
+    NoneBefore(u8),
+    /// The position is a parent's with its pockets reduced: it has none.
+    Reduced,
 }
 
 /// One thread's search.
@@ -347,6 +466,8 @@ pub(crate) struct Searcher<'a> {
     stop: &'a Stop<'a>,
     aborted: bool,
     flushed: u64,
+    /// For the next node searched only (taken first thing there).
+    hint: PocketHint,
 }
 
 impl<'a> Searcher<'a> {
@@ -357,6 +478,7 @@ impl<'a> Searcher<'a> {
             stop,
             aborted: false,
             flushed: 0,
+            hint: PocketHint::Unknown,
         }
     }
 
@@ -387,6 +509,7 @@ impl<'a> Searcher<'a> {
     /// narrowing by the table entry. `Err(score)` when one of them decides the node. (Each
     /// step is inlined here; the prelude itself is left to the compiler, which keeps it out
     /// of line.)
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn prelude(
         &mut self,
@@ -395,12 +518,14 @@ impl<'a> Searcher<'a> {
         ply: i32,
         mut alpha: i32,
         mut beta: i32,
+        hint: PocketHint,
         f: &mut Frame,
     ) -> Step<()> {
         self.count_node()?;
         let rules = self.terminal_rules(n, ply, &mut alpha, &mut beta)?;
         let region = self.region(n, known_region);
         let cells = region.count_ones() as i32;
+        f.no_pockets = self.pockets(n, region, cells, ply, alpha, beta, hint)?;
         let keyed = self.key_and_prefetch(n, region, cells);
         let (probed, verdict) = self.early_probe_and_matching(
             n, region, cells, ply, &rules, keyed, &mut alpha, &mut beta,
@@ -601,6 +726,53 @@ impl<'a> Searcher<'a> {
         *alpha = (*alpha).max(lower - 1);
         *beta = (*beta).min(upper + 1);
         Ok((probed, verdict))
+    }
+
+    /// Pockets: in a value window, a goal-free part of the region that hangs off one cell
+    /// `a` (an articulation) is replaced by nothing if the player at `a` would lose by
+    /// entering it, or by one cell next to `a` if they would win, and the smaller position
+    /// is searched instead. Its value is the node's, not its distance, so the answer is
+    /// the weakest win or loss of the node.
+    /// `Ok(true)` when the region is known to have no pocket left to reduce.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn pockets(
+        &mut self,
+        n: Node,
+        region: u64,
+        cells: i32,
+        ply: i32,
+        alpha: i32,
+        beta: i32,
+        hint: PocketHint,
+    ) -> Step<bool> {
+        let value_window = MATE - ply - cells >= beta && -(MATE - ply - cells) <= alpha;
+        if !(self.shared.matching && value_window && cells as u32 >= self.shared.pocket_min_region)
+        {
+            return Ok(false);
+        }
+        let sealed = match hint {
+            PocketHint::Reduced => return Ok(true),
+            PocketHint::NoneBefore(cell) => Some(cell),
+            PocketHint::Unknown => None,
+        };
+        let Some(reduced) = self.shared.geo.reduce_pockets(region, n.snail, sealed) else {
+            return Ok(true);
+        };
+        self.stats.pockets += 1;
+        self.hint = PocketHint::Reduced;
+        let v = self.search_in(Node { free: reduced, ..n }, reduced, ply, alpha, beta);
+        if v == ABORTED {
+            return Err(ABORTED);
+        }
+        // Any win of either position is at least `beta`, any loss at most `alpha`, so the
+        // side of the window `v` falls on is the value (its sign need not be: a fail-low
+        // bound may be any number up to `alpha`).
+        Err(if v >= beta {
+            MATE - ply - cells
+        } else {
+            -(MATE - ply - cells)
+        })
     }
 
     /// The table's entry for `k`, deciding the node when its bounds already do.
@@ -921,6 +1093,7 @@ impl<'a> Searcher<'a> {
 
     /// [`search`](Searcher::search) of a node whose region is already known (0 if not).
     fn search_in(&mut self, n: Node, region: u64, ply: i32, alpha: i32, beta: i32) -> i32 {
+        let hint = std::mem::replace(&mut self.hint, PocketHint::Unknown);
         if alpha + 1 == beta {
             if let Some(v) = self.shallow(n, ply, beta) {
                 return v;
@@ -929,7 +1102,7 @@ impl<'a> Searcher<'a> {
         // Filled where it lies: building the frame (some 330 bytes) and moving it out of a
         // `Result` cost `memcpy` calls at every node (see docs/EXPERIMENTS.md).
         let mut frame = Frame::empty();
-        if let Err(s) = self.prelude(n, region, ply, alpha, beta, &mut frame) {
+        if let Err(s) = self.prelude(n, region, ply, alpha, beta, hint, &mut frame) {
             return s;
         }
         let f = &frame;
@@ -952,6 +1125,9 @@ impl<'a> Searcher<'a> {
             } else {
                 g.child_region(f.base, to).unwrap_or(0)
             };
+            if f.no_pockets {
+                self.hint = PocketHint::NoneBefore(n.snail);
+            }
             let v = self.search_in(
                 parent.child(to),
                 region,
@@ -983,7 +1159,8 @@ impl<'a> Searcher<'a> {
             return self.search(n, ply, beta - 1, beta);
         }
         let mut frame = Frame::empty();
-        if let Err(s) = self.prelude(n, 0, ply, beta - 1, beta, &mut frame) {
+        let hint = PocketHint::Unknown;
+        if let Err(s) = self.prelude(n, 0, ply, beta - 1, beta, hint, &mut frame) {
             return s;
         }
         let f = &frame;

@@ -16,6 +16,9 @@ use crate::table::{Table, TableError};
 /// the pool costs more than it saves.
 const PARALLEL_MIN_FREE: u32 = 20;
 
+/// The default [`SolverConfig::pocket_min_region`].
+pub const DEFAULT_POCKET_MIN_REGION: u32 = 30;
+
 /// How a [`Solver`] is set up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolverConfig {
@@ -28,6 +31,11 @@ pub struct SolverConfig {
     /// Plies from the root within which the search splits work between threads.
     /// The default is 6 (see docs/EXPERIMENTS.md).
     pub split_plies: u32,
+    /// Regions of at least this many cells have their pockets reduced in value searches
+    /// (with `matching` on): a part of the region that hangs off one cell and holds no goal
+    /// is replaced by what it is worth to the player who reaches that cell. The default is
+    /// 30 (see docs/SOLVER.md); the tests use small values to exercise it on small boards.
+    pub pocket_min_region: u32,
 }
 
 /// The default table size in MiB.
@@ -45,6 +53,7 @@ impl Default for SolverConfig {
             threads: 0,
             matching: true,
             split_plies: 6,
+            pocket_min_region: DEFAULT_POCKET_MIN_REGION,
         }
     }
 }
@@ -305,6 +314,7 @@ impl Solver {
                 0
             },
             matching: self.config.matching,
+            pocket_min_region: self.config.pocket_min_region,
         };
         let run = || {
             let stop = Stop::new(None);

@@ -1,6 +1,7 @@
 //! The solver against plain brute force: every reachable position of 3x3, 4x3 and 4x4 from
-//! every start, random positions of 5x4, 5x5 and 6x6, with one and two threads and with a
-//! tiny table that overwrites constantly.
+//! every start, random positions of 5x4, 5x5 and 6x6, with one and two threads, with a
+//! tiny table that overwrites constantly, and with pockets reduced in regions far smaller
+//! than the default threshold.
 
 mod common;
 
@@ -18,7 +19,20 @@ fn solver(board: &'static Board, threads: usize, hash_mb: usize, matching: bool)
     solver_with(board, config)
 }
 
-fn check(solver: &Solver, brute: &mut Brute, pos: &Position) {
+/// A solver that reduces pockets in regions of `pocket_min_region` cells and more.
+fn pocket_solver(board: &'static Board, threads: usize, pocket_min_region: u32) -> Solver {
+    let config = SolverConfig {
+        hash_mb: 1,
+        threads,
+        pocket_min_region,
+        ..SolverConfig::default()
+    };
+    solver_with(board, config)
+}
+
+/// Checks every answer of `solver` about `pos`; returns how many positions had their
+/// pockets reduced on the way.
+fn check(solver: &Solver, brute: &mut Brute, pos: &Position) -> u64 {
     let a = solver.analyze(pos, Mode::Dte).unwrap();
     let s = brute.score(pos);
     assert_eq!(a.value, s.value, "value of {pos}");
@@ -42,6 +56,7 @@ fn check(solver: &Solver, brute: &mut Brute, pos: &Position) {
         p = p.play_index(m).unwrap();
     }
     assert!(p.is_over());
+    a.stats.pockets
 }
 
 fn all_positions(w: u32, h: u32) -> Vec<Position> {
@@ -56,6 +71,7 @@ fn all_positions(w: u32, h: u32) -> Vec<Position> {
 
 #[test]
 fn every_position_of_3x3_4x3_and_4x4_from_every_start() {
+    let mut pockets = 0;
     for (w, h) in [(3, 3), (4, 4), (4, 3)] {
         let board = Board::new(w, h).unwrap();
         let positions = all_positions(w, h);
@@ -66,7 +82,43 @@ fn every_position_of_3x3_4x3_and_4x4_from_every_start() {
                 check(&s, &mut brute, pos);
             }
         }
+        // (3x3 has no room for a pocket away from the goals: the 4-cell boards do.)
+        let s = pocket_solver(board, 1, 3);
+        pockets += positions
+            .iter()
+            .map(|p| check(&s, &mut brute, p))
+            .sum::<u64>();
     }
+    assert!(pockets >= 50, "only {pockets} pockets reduced");
+}
+
+/// Pockets reduced from regions of 6 cells up (the default threshold, 30 cells, is out of
+/// brute force's reach): every answer stays exact, on one thread and two.
+#[test]
+fn random_positions_with_pockets_reduced_in_small_regions() {
+    let mut rng = rng(0x9e37_79b9_7f4a_7c15);
+    let (mut checked, mut pockets) = (0, 0);
+    for (w, h, count) in [(5, 5, 600), (6, 6, 800), (6, 4, 300)] {
+        let board = Board::new(w, h).unwrap();
+        let starts: Vec<u8> = (board.cells() - board.goals()).iter().collect();
+        let solvers = [pocket_solver(board, 1, 6), pocket_solver(board, 2, 6)];
+        let mut brute = Brute::default();
+        for i in 0..count {
+            let start = Position::start(board, board.cell(starts[i % starts.len()])).unwrap();
+            let plies = board.size() as usize / 3 + i % (board.size() as usize / 2);
+            let pos = random_line(&start, plies, &mut rng);
+            if pos.is_over() || board.reachable(pos.free(), pos.snail()).len() > 17 {
+                continue;
+            }
+            pockets += check(&solvers[i % 2], &mut brute, &pos);
+            checked += 1;
+            if i % 20 == 0 {
+                brute = Brute::default();
+            }
+        }
+    }
+    assert!(checked >= 800, "only {checked} positions checked");
+    assert!(pockets >= 200, "only {pockets} pockets reduced");
 }
 
 #[test]

@@ -1,12 +1,13 @@
 //! Facts every exact answer must satisfy on 7x7, where brute force is out of reach: the
 //! value and DTE of a position follow from its children's by the negamax rule, and the
-//! answers do not depend on the thread count or the table size.
+//! answers do not depend on the thread count or the table size, nor on whether pockets are
+//! reduced.
 
 mod common;
 
 use common::{assert_same_answer, random_line, rng, solver_with};
 use rastros_core::{Board, Position};
-use rastros_solver::{canonical, terminal_score, Score, Solver, SolverConfig};
+use rastros_solver::{canonical, terminal_score, Mode, Score, Solver, SolverConfig};
 
 fn solver(threads: usize, hash_mb: usize) -> Solver {
     solver_on(Board::standard(), threads, hash_mb)
@@ -92,4 +93,46 @@ fn symmetric_6x6_positions_get_the_same_answer_with_mirror_siblings_skipped() {
         let two = solver_on(pos.board(), 2, 1);
         assert_same_answer(&one, &two, pos);
     }
+}
+
+/// The pocket reduction (on by default from 30 cells) against the search without it, on
+/// 7x7 and 8x8 positions: the same value, DTE, winning and optimal moves and PV, with
+/// pockets reduced from 30 cells and from 10.
+#[test]
+fn pockets_change_no_answer_on_random_7x7_and_8x8_positions() {
+    let eight = Board::new(8, 8).unwrap();
+    let mut rng = rng(0x5eed_0f90_c4e7);
+    let mut pockets = 0;
+    for (board, count, first) in [(Board::standard(), 40, 6), (eight, 16, 22)] {
+        let with = |pocket_min_region| {
+            let config = SolverConfig {
+                hash_mb: 16,
+                threads: 1,
+                pocket_min_region,
+                ..SolverConfig::default()
+            };
+            solver_with(board, config)
+        };
+        let (off, default, small) = (with(u32::MAX), with(30), with(10));
+        let start = match board.centre() {
+            Some(c) => Position::start(board, board.cell(c)).unwrap(),
+            None => Position::start(board, "d4".parse().unwrap()).unwrap(),
+        };
+        for i in 0..count {
+            let pos = random_line(&start, first + i % 16, &mut rng);
+            if pos.is_over() {
+                continue;
+            }
+            assert_same_answer(&off, &default, &pos);
+            let a = small.analyze(&pos, Mode::Dte).unwrap();
+            let b = off.analyze(&pos, Mode::Dte).unwrap();
+            assert_eq!(
+                (a.value, a.dte, &a.winning_moves, &a.best_moves, &a.pv),
+                (b.value, b.dte, &b.winning_moves, &b.best_moves, &b.pv),
+                "{pos}"
+            );
+            pockets += a.stats.pockets;
+        }
+    }
+    assert!(pockets >= 20, "only {pockets} pockets reduced");
 }
