@@ -224,51 +224,64 @@ impl Geometry {
 
     /// The region with its pockets reduced (see [`Searcher::pockets`]), or `None` if it has
     /// none to reduce. A pocket is what the snail can no longer reach once a cell `a` of the
-    /// region is taken away, if none of it is a goal or next to one; its value for the
-    /// player who stands on `a` is the geography verdict on it, and the reduced region
-    /// keeps the same verdict with nothing (a loss) or a single cell whose only free
-    /// neighbour is `a` (a win).
+    /// region is taken away, if none of it is a goal or next to one; the player who stands
+    /// on `a` wins by entering it or not, as the geography verdict on it says. A losing
+    /// pocket is left out. A winning one makes `a` a cell nobody steps on (the other player
+    /// would enter the pocket), so `a` is left out with everything behind it; a cell with
+    /// one neighbour is such a pocket already, and its neighbour goes. Until nothing
+    /// changes.
     ///
     /// `sealed`, if given, is the cell the snail has just left, in a parent that had no
     /// pocket to reduce: then a new pocket holds a neighbour of that cell (it was joined to
     /// the rest through it), and if that cell's neighbours are connected around it, only
     /// one of them can be the new cut.
     pub fn reduce_pockets(&self, region: u64, snail: u8, sealed: Option<u8>) -> Option<u64> {
-        let passable = region & !self.goals;
-        let with_snail = Bitboard(passable | 1 << snail);
-        // A cell with one neighbour is a pocket of one already: left out of the tests.
-        let [c0, c1, c2, c3] = self.board.neighbour_counts(with_snail);
-        let pendant = (c0 - c1 - c2 - c3).0 & passable;
-        let core = Bitboard(with_snail.0 & !pendant);
         let mut reduced = region;
-        // An articulation's neighbours in the region are never connected around it.
-        let mut candidates = passable & !pendant & self.board.local_cuts(core).0;
-        if let Some(cell) = sealed {
-            if self.board.ring_connected(with_snail, cell) {
-                candidates &= self.nb[cell as usize];
+        let mut sealed = sealed;
+        'reduce: loop {
+            let passable = reduced & !self.goals;
+            let with_snail = Bitboard(passable | 1 << snail);
+            let [c0, c1, c2, c3] = self.board.neighbour_counts(with_snail);
+            let pendant = (c0 - c1 - c2 - c3).0 & passable;
+            let hot = passable & !pendant & self.board.grow(Bitboard(pendant & !self.goal_zone)).0;
+            if hot != 0 {
+                reduced = self.reachable(reduced & !hot, snail);
+                sealed = None;
+                continue;
             }
-        }
-        while candidates != 0 {
-            let a = candidates.trailing_zeros() as u8;
-            candidates &= candidates - 1;
-            // Every part cut off behind `a`, one after another.
-            let mut space = core.0 & (reduced | 1 << snail);
-            while reduced & 1 << a != 0 {
-                let Some(cut) = self.beyond(space, a, snail) else {
-                    break;
-                };
-                space &= !cut;
-                // The pendant cells hanging off the part belong to it.
-                let pocket = cut | pendant & reduced & self.board.grow(Bitboard(cut)).0;
-                if pocket & self.goal_zone != 0 {
-                    continue;
-                }
-                match geography_winning_move(pocket | 1 << a, a, &self.nb) {
-                    Some(q) if pocket.count_ones() > 1 => reduced = reduced & !pocket | 1 << q,
-                    Some(_) => {}
-                    None => reduced &= !pocket,
+            let core = Bitboard(with_snail.0 & !pendant);
+            // An articulation's neighbours in the region are never connected around it.
+            let mut candidates = passable & !pendant & self.board.local_cuts(core).0;
+            if let Some(cell) = sealed {
+                if self.board.ring_connected(with_snail, cell) {
+                    candidates &= self.nb[cell as usize];
                 }
             }
+            let before = reduced;
+            while candidates != 0 {
+                let a = candidates.trailing_zeros() as u8;
+                candidates &= candidates - 1;
+                // Every part cut off behind `a`, one after another.
+                let mut space = core.0 & (reduced | 1 << snail);
+                while let Some(cut) = self.beyond(space, a, snail) {
+                    space &= !cut;
+                    // The pendant cells (next to a goal) hanging off the part belong to it.
+                    let pocket = cut | pendant & reduced & self.board.grow(Bitboard(cut)).0;
+                    if pocket & self.goal_zone != 0 {
+                        continue;
+                    }
+                    if geography_winning_move(pocket | 1 << a, a, &self.nb).is_some() {
+                        reduced = self.reachable(reduced & !pocket & !(1 << a), snail);
+                        sealed = None;
+                        continue 'reduce;
+                    }
+                    reduced &= !pocket;
+                }
+            }
+            if reduced == before {
+                break;
+            }
+            sealed = None;
         }
         (reduced != region).then_some(reduced)
     }
@@ -729,10 +742,10 @@ impl<'a> Searcher<'a> {
     }
 
     /// Pockets: in a value window, a goal-free part of the region that hangs off one cell
-    /// `a` (an articulation) is replaced by nothing if the player at `a` would lose by
-    /// entering it, or by one cell next to `a` if they would win, and the smaller position
-    /// is searched instead. Its value is the node's, not its distance, so the answer is
-    /// the weakest win or loss of the node.
+    /// `a` (an articulation) is left out if the player on `a` would lose by entering it,
+    /// and left out with `a` if they would win (then stepping on `a` loses), and the smaller
+    /// position is searched instead ([`Geometry::reduce_pockets`]). Its value is the
+    /// node's, not its distance, so the answer is the weakest win or loss of the node.
     /// `Ok(true)` when the region is known to have no pocket left to reduce.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
