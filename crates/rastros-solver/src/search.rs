@@ -353,7 +353,8 @@ pub struct Stats {
     pub hits: u64,
     /// Goal-free positions decided by maximum matching.
     pub matchings: u64,
-    /// Positions whose pockets were reduced.
+    /// Positions whose pockets were reduced (not recorded in checkpoints, so 0 in the
+    /// totals of a root-by-root solve).
     pub pockets: u64,
 }
 

@@ -6,6 +6,7 @@
 mod common;
 
 use common::{random_line, reachable, rng, solver_with, Brute};
+use rand::rngs::ChaCha8Rng;
 use rastros_core::{Board, Position};
 use rastros_solver::{Mode, Solver, SolverConfig};
 
@@ -59,6 +60,26 @@ fn check(solver: &Solver, brute: &mut Brute, pos: &Position) -> u64 {
     a.stats.pockets
 }
 
+/// Positions along random lines from every start of `board` in turn, each with the index of
+/// its line, kept to those plain brute force finishes quickly (at most 17 cells in the
+/// snail's region: it is exponential).
+fn random_positions(
+    board: &'static Board,
+    count: usize,
+    rng: &mut ChaCha8Rng,
+) -> Vec<(usize, Position)> {
+    let starts: Vec<u8> = (board.cells() - board.goals()).iter().collect();
+    (0..count)
+        .filter_map(|i| {
+            let start = Position::start(board, board.cell(starts[i % starts.len()])).unwrap();
+            let plies = board.size() as usize / 3 + i % (board.size() as usize / 2);
+            let pos = random_line(&start, plies, rng);
+            let small = board.reachable(pos.free(), pos.snail()).len() <= 17;
+            (!pos.is_over() && small).then_some((i, pos))
+        })
+        .collect()
+}
+
 fn all_positions(w: u32, h: u32) -> Vec<Position> {
     let board = Board::new(w, h).unwrap();
     let mut out = Vec::new();
@@ -100,16 +121,9 @@ fn random_positions_with_pockets_reduced_in_small_regions() {
     let (mut checked, mut pockets) = (0, 0);
     for (w, h, count) in [(5, 5, 600), (6, 6, 800), (6, 4, 300)] {
         let board = Board::new(w, h).unwrap();
-        let starts: Vec<u8> = (board.cells() - board.goals()).iter().collect();
         let solvers = [pocket_solver(board, 1, 6), pocket_solver(board, 2, 6)];
         let mut brute = Brute::default();
-        for i in 0..count {
-            let start = Position::start(board, board.cell(starts[i % starts.len()])).unwrap();
-            let plies = board.size() as usize / 3 + i % (board.size() as usize / 2);
-            let pos = random_line(&start, plies, &mut rng);
-            if pos.is_over() || board.reachable(pos.free(), pos.snail()).len() > 17 {
-                continue;
-            }
+        for (i, pos) in random_positions(board, count, &mut rng) {
             pockets += check(&solvers[i % 2], &mut brute, &pos);
             checked += 1;
             if i % 20 == 0 {
@@ -127,18 +141,10 @@ fn random_positions_of_5x4_5x5_and_6x6() {
     let mut checked = 0;
     for (w, h, count) in [(5, 5, 1500), (6, 6, 1500), (5, 4, 500)] {
         let board = Board::new(w, h).unwrap();
-        let starts: Vec<u8> = (board.cells() - board.goals()).iter().collect();
         let tiny = solver(board, 2, 1, true);
         let plain = solver(board, 1, 16, false);
         let mut brute = Brute::default();
-        for i in 0..count {
-            let start = Position::start(board, board.cell(starts[i % starts.len()])).unwrap();
-            let plies = board.size() as usize / 3 + i % (board.size() as usize / 2);
-            let pos = random_line(&start, plies, &mut rng);
-            // Plain brute force is exponential: keep to positions it finishes quickly.
-            if pos.is_over() || board.reachable(pos.free(), pos.snail()).len() > 17 {
-                continue;
-            }
+        for (i, pos) in random_positions(board, count, &mut rng) {
             let s = if i % 2 == 0 { &tiny } else { &plain };
             check(s, &mut brute, &pos);
             checked += 1;
