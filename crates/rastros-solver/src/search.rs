@@ -17,7 +17,10 @@
 //! - the table stores bounds, which are always true bounds here (positions have no
 //!   history beyond their free cells), so they are merged rather than replaced;
 //! - a null window that asks whether the mover wins, or loses, within a small budget of
-//!   plies is answered by the plain depth-limited search of [`crate::shallow`].
+//!   plies is answered by the plain depth-limited search of [`crate::shallow`];
+//! - a window that asks for the value alone searches the region with its goal-free pockets
+//!   reduced (the parts behind a single cell, worth their geography verdict), which keeps
+//!   the value but not the distance.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
