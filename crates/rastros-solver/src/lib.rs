@@ -70,6 +70,6 @@ pub use score::{Score, Value, ValueParseError, MATE};
 pub use search::Stats;
 pub use solver::{
     terminal_score, Analysis, Mode, ModeParseError, SolveError, Solver, SolverConfig, SolverError,
-    DEFAULT_HASH_MB,
+    DEFAULT_HASH_MB, DEFAULT_POCKET_MIN_REGION,
 };
 pub use units::{Manifest, Merged, Split, Unit, UnitError, UnitResult};

@@ -7,7 +7,9 @@ mod common;
 
 use common::{assert_same_answer, random_line, rng, solver_with};
 use rastros_core::{Board, Position};
-use rastros_solver::{canonical, terminal_score, Mode, Score, Solver, SolverConfig};
+use rastros_solver::{
+    canonical, terminal_score, Mode, Score, Solver, SolverConfig, DEFAULT_POCKET_MIN_REGION,
+};
 
 fn solver(threads: usize, hash_mb: usize) -> Solver {
     solver_on(Board::standard(), threads, hash_mb)
@@ -97,7 +99,7 @@ fn symmetric_6x6_positions_get_the_same_answer_with_mirror_siblings_skipped() {
 
 /// The pocket reduction (on by default from 30 cells) against the search without it, on
 /// 7x7 and 8x8 positions: the same value, DTE, winning and optimal moves and PV, with
-/// pockets reduced from 30 cells and from 10.
+/// pockets reduced from the default size (30 cells) and from 10.
 #[test]
 fn pockets_change_no_answer_on_random_7x7_and_8x8_positions() {
     let eight = Board::new(8, 8).unwrap();
@@ -113,7 +115,7 @@ fn pockets_change_no_answer_on_random_7x7_and_8x8_positions() {
             };
             solver_with(board, config)
         };
-        let (off, default, small) = (with(u32::MAX), with(30), with(10));
+        let (off, default, small) = (with(u32::MAX), with(DEFAULT_POCKET_MIN_REGION), with(10));
         let start = match board.centre() {
             Some(c) => Position::start(board, board.cell(c)).unwrap(),
             None => Position::start(board, "d4".parse().unwrap()).unwrap(),
