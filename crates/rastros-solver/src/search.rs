@@ -40,6 +40,9 @@ pub(crate) const INF: i32 = 1000;
 /// Returned by a search that was told to stop; never stored, never negated.
 pub(crate) const ABORTED: i32 = i32::MIN / 4;
 
+/// The end of a cell list shorter than its array.
+pub(crate) const NO_CELL: u8 = 64;
+
 /// Regions smaller than this are searched without the table: cheaper than a probe.
 const TABLE_MIN_REGION: u32 = 10;
 
@@ -157,16 +160,38 @@ pub(crate) struct Geometry {
     pub goal: [u8; 2],
     /// Both goal cells.
     pub goals: u64,
-    /// The king distance from every cell to each player's goal (the budget-limited
-    /// search's move order).
-    pub goal_distance: [[u8; 64]; 2],
+    /// The budget-limited search's move orders: for each player and cell, the cell's
+    /// neighbours nearest to that player's goal first (by king distance, then by index),
+    /// ended by [`NO_CELL`] if fewer than eight.
+    pub toward_goal: [[[u8; 8]; 64]; 2],
+    /// The same neighbours farthest from that player's goal first (then by index).
+    pub away_from_goal: [[[u8; 8]; 64]; 2],
     /// The goals and their neighbours: no pocket holds any of them.
     pub goal_zone: u64,
 }
 
 impl Geometry {
     pub fn new(board: &'static Board) -> Geometry {
+        let goal_distance = [Player::One, Player::Two].map(|p| {
+            let goal = board.cell(board.goal(p));
+            std::array::from_fn::<u8, 64, _>(|i| {
+                let c = board.cell(i as u8);
+                c.file.abs_diff(goal.file).max(c.rank.abs_diff(goal.rank))
+            })
+        });
+        // The neighbours of every cell sorted by `key(distance)`, then by index.
+        let order = |distance: &[u8; 64], key: fn(u8) -> u8| -> [[u8; 8]; 64] {
+            std::array::from_fn(|c| {
+                let mut cells: Vec<u8> = board.neighbour_table()[c].iter().collect();
+                cells.sort_by_key(|&n| (key(distance[n as usize]), n));
+                let mut list = [NO_CELL; 8];
+                list[..cells.len()].copy_from_slice(&cells);
+                list
+            })
+        };
         Geometry {
+            toward_goal: goal_distance.map(|d| order(&d, |x| x)),
+            away_from_goal: goal_distance.map(|d| order(&d, |x| 63 - x)),
             board,
             nb: board.neighbour_table().map(|b| b.0),
             goal: [board.goal(Player::One), board.goal(Player::Two)],
@@ -174,13 +199,6 @@ impl Geometry {
             goal_zone: board.goals().0
                 | board.neighbour_table()[board.goal(Player::One) as usize].0
                 | board.neighbour_table()[board.goal(Player::Two) as usize].0,
-            goal_distance: [Player::One, Player::Two].map(|p| {
-                let goal = board.cell(board.goal(p));
-                std::array::from_fn(|i| {
-                    let c = board.cell(i as u8);
-                    c.file.abs_diff(goal.file).max(c.rank.abs_diff(goal.rank))
-                })
-            }),
         }
     }
 

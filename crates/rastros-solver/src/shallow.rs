@@ -15,7 +15,7 @@
 //! the defender those farthest from the attacker's goal (the fewest free neighbours first
 //! took three times the positions: docs/EXPERIMENTS.md#192ecfd-shallow).
 
-use crate::search::{Geometry, Node};
+use crate::search::{Geometry, Node, NO_CELL};
 
 /// Budgets of at most this many plies are answered here rather than by the full search.
 pub(crate) const SHALLOW_PLIES: i32 = 10;
@@ -77,9 +77,11 @@ impl<'a> Shallow<'a> {
             }
             return false;
         }
-        let (list, count) = by_distance(&g.goal_distance[side], moves & !poison, false);
-        list[..count]
+        let tries = moves & !poison;
+        g.toward_goal[side][n.snail as usize]
             .iter()
+            .take_while(|&&to| to != NO_CELL)
+            .filter(|&&to| tries >> to & 1 != 0)
             .any(|&to| self.loses_within(n.child(to), k - 1))
     }
 
@@ -103,9 +105,10 @@ impl<'a> Shallow<'a> {
         if j == 2 {
             return self.loses_within_two(n, quiet);
         }
-        let (list, count) = by_distance(&g.goal_distance[side ^ 1], quiet, true);
-        list[..count]
+        g.away_from_goal[side ^ 1][n.snail as usize]
             .iter()
+            .take_while(|&&to| to != NO_CELL)
+            .filter(|&&to| quiet >> to & 1 != 0)
             .all(|&to| self.wins_within(n.child(to), j - 1))
     }
 
@@ -143,34 +146,12 @@ impl<'a> Shallow<'a> {
     }
 }
 
-/// The cells of `set` (at most 8) by `distance`, nearest first, or farthest first with
-/// `farthest`.
-#[inline(always)]
-fn by_distance(distance: &[u8; 64], set: u64, farthest: bool) -> ([u8; 8], usize) {
-    let mut keyed = [0u16; 8];
-    let mut count = 0;
-    let mut rest = set;
-    while rest != 0 {
-        let to = rest.trailing_zeros() as u16;
-        rest &= rest - 1;
-        let d = u16::from(distance[to as usize]);
-        keyed[count] = (if farthest { 63 - d } else { d }) << 8 | to;
-        count += 1;
-    }
-    keyed[..count].sort_unstable();
-    let mut cells = [0u8; 8];
-    for (cell, key) in cells.iter_mut().zip(&keyed[..count]) {
-        *cell = *key as u8;
-    }
-    (cells, count)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::score::{Score, Value};
     use crate::solver::terminal_score;
-    use rastros_core::{Board, Position};
+    use rastros_core::{Board, Player, Position};
     use std::collections::HashMap;
 
     /// The exact score by plain negamax over every legal move, memoised.
@@ -190,6 +171,47 @@ mod tests {
             .expect("a position in play has a move");
         memo.insert(key, best);
         best
+    }
+
+    #[test]
+    fn move_orders_list_every_neighbour_by_goal_distance() {
+        for (w, h) in [(3, 5), (7, 7), (8, 8), (4, 16)] {
+            let board = Board::new(w, h).unwrap();
+            let geo = Geometry::new(board);
+            for p in [Player::One, Player::Two] {
+                let goal = board.cell(board.goal(p));
+                let distance = |i: u8| {
+                    let c = board.cell(i);
+                    c.file.abs_diff(goal.file).max(c.rank.abs_diff(goal.rank))
+                };
+                for c in board.cells().iter() {
+                    let nb = board.neighbours(c);
+                    for (list, farthest) in [
+                        (geo.toward_goal[p.index()][c as usize], false),
+                        (geo.away_from_goal[p.index()][c as usize], true),
+                    ] {
+                        let cells: Vec<u8> =
+                            list.iter().copied().take_while(|&x| x != NO_CELL).collect();
+                        assert_eq!(cells.len() as u32, nb.len(), "{w}x{h} cell {c}");
+                        assert!(cells.iter().all(|&x| nb.has(x)));
+                        let keys: Vec<(u8, u8)> = cells
+                            .iter()
+                            .map(|&x| {
+                                (
+                                    if farthest {
+                                        63 - distance(x)
+                                    } else {
+                                        distance(x)
+                                    },
+                                    x,
+                                )
+                            })
+                            .collect();
+                        assert!(keys.windows(2).all(|k| k[0] < k[1]), "{w}x{h} cell {c}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
