@@ -8,7 +8,8 @@
 //! more than the few positions below it. The rules are the search's terminal rules (see [`crate::search`]):
 //! entering the own goal wins, entering the opponent's loses, having no move loses, and a
 //! move next to the opponent's free goal lets the opponent win at once. Budgets of 1 and
-//! 2 plies are answered by one test per move, without visiting the children.
+//! 2 plies are answered by one test per move, without visiting the children, and the test
+//! for a win in 2 runs first at every budget, before any deeper line.
 //!
 //! Moves are tried by their king distance to the goal that would end the game for the
 //! side that is short of time: the attacker tries the cells nearest its own goal first,
@@ -64,20 +65,21 @@ impl<'a> Shallow<'a> {
         } else {
             opp
         };
-        if k == 2 {
-            // A win in 2 leaves the opponent no move but into the mover's goal.
-            let own = 1u64 << g.goal[side];
-            let mut rest = moves & !poison;
-            while rest != 0 {
-                let to = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                if g.nb[to] & n.free & !own == 0 {
-                    return true;
-                }
+        // A win in 2 leaves the opponent no move but into the mover's goal; looked for
+        // before any deeper line, whatever the budget.
+        let own = 1u64 << g.goal[side];
+        let tries = moves & !poison;
+        let mut rest = tries;
+        while rest != 0 {
+            let to = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if g.nb[to] & n.free & !own == 0 {
+                return true;
             }
+        }
+        if k == 2 {
             return false;
         }
-        let tries = moves & !poison;
         g.toward_goal[side][n.snail as usize]
             .iter()
             .take_while(|&&to| to != NO_CELL)
