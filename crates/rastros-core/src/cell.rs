@@ -33,6 +33,25 @@ impl Cell {
     pub const fn new(file: u8, rank: u8) -> Cell {
         Cell { file, rank }
     }
+
+    /// The number of king steps from this cell to `other` on an empty board.
+    ///
+    /// ```
+    /// use rastros_core::Cell;
+    /// let (a1, c2, g7) = (Cell::new(0, 0), Cell::new(2, 1), Cell::new(6, 6));
+    /// assert_eq!(a1.king_distance(c2), 2);
+    /// assert_eq!(g7.king_distance(a1), 6);
+    /// assert_eq!(c2.king_distance(c2), 0);
+    /// ```
+    pub const fn king_distance(self, other: Cell) -> u8 {
+        let files = self.file.abs_diff(other.file);
+        let ranks = self.rank.abs_diff(other.rank);
+        if files > ranks {
+            files
+        } else {
+            ranks
+        }
+    }
 }
 
 impl fmt::Display for Cell {

@@ -668,10 +668,7 @@ fn proven(s: i32) -> Option<Score> {
 
 /// King-step distance between two cells.
 fn distance(board: &Board, a: u8, b: u8) -> i32 {
-    let (ca, cb) = (board.cell(a), board.cell(b));
-    let df = (i32::from(ca.file) - i32::from(cb.file)).abs();
-    let dr = (i32::from(ca.rank) - i32::from(cb.rank)).abs();
-    df.max(dr)
+    board.cell(a).king_distance(board.cell(b)).into()
 }
 
 /// The static evaluation for the side to move: positive when the snail is nearer that

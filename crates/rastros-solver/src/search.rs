@@ -174,10 +174,7 @@ impl Geometry {
     pub fn new(board: &'static Board) -> Geometry {
         let goal_distance = [Player::One, Player::Two].map(|p| {
             let goal = board.cell(board.goal(p));
-            std::array::from_fn::<u8, 64, _>(|i| {
-                let c = board.cell(i as u8);
-                c.file.abs_diff(goal.file).max(c.rank.abs_diff(goal.rank))
-            })
+            std::array::from_fn::<u8, 64, _>(|i| board.cell(i as u8).king_distance(goal))
         });
         // The neighbours of every cell sorted by `key(distance)`, then by index.
         let order = |distance: &[u8; 64], key: fn(u8) -> u8| -> [[u8; 8]; 64] {

@@ -182,10 +182,7 @@ mod tests {
             let geo = Geometry::new(board);
             for p in [Player::One, Player::Two] {
                 let goal = board.cell(board.goal(p));
-                let distance = |i: u8| {
-                    let c = board.cell(i);
-                    c.file.abs_diff(goal.file).max(c.rank.abs_diff(goal.rank))
-                };
+                let distance = |i: u8| board.cell(i).king_distance(goal);
                 for c in board.cells().iter() {
                     let nb = board.neighbours(c);
                     for (list, farthest) in [
