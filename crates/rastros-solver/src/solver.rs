@@ -483,10 +483,18 @@ impl Solver {
             analysis.winning_moves = Some(winning);
         }
         if mode == Mode::Dte {
-            let score = self.score_of(node, &mut stats)?;
+            // Only a winning move can be optimal in a won position; in a lost one every
+            // move is a candidate.
+            let winning = analysis.winning_moves.as_deref().unwrap_or_default();
+            let candidates: Vec<(u8, Position)> = children
+                .iter()
+                .filter(|(to, _)| analysis.value == Value::Loss || winning.contains(to))
+                .copied()
+                .collect();
+            let (score, best) = self.root_score(&candidates, &mut stats)?;
             debug_assert_eq!(score.value, analysis.value);
             analysis.dte = Some(score.dte);
-            analysis.best_moves = Some(self.best_moves(&children, score, &mut stats)?);
+            analysis.best_moves = Some(best);
             analysis.pv = Some(self.principal_variation(pos, score, &mut stats)?);
         }
         analysis.stats = stats;
@@ -494,21 +502,51 @@ impl Solver {
         Ok(analysis)
     }
 
-    /// The optimal moves: those whose child score makes this position's `score`.
-    fn best_moves(
+    /// The exact score of a position and its optimal moves (lowest cell first), from the
+    /// `candidates` among its children that may be optimal (at least one).
+    ///
+    /// The exact score of the first candidate comes first (a binary search on its distance);
+    /// every other candidate is then only asked whether it is at least as good, and, if so,
+    /// whether it is better (then its exact score replaces the best so far). A
+    /// non-optimal move thus costs one proof at the loosest bound that rules it out, and no
+    /// search of the whole position ever asks for a distance: a binary search at the root
+    /// would prove each of its bounds for every move, loose ones included. Which candidate
+    /// goes first changes the time, never the answer (see docs/EXPERIMENTS.md).
+    fn root_score(
         &self,
-        children: &[(u8, Position)],
-        score: Score,
+        candidates: &[(u8, Position)],
         stats: &mut Stats,
-    ) -> Result<Vec<u8>, SolveError> {
-        // Every child's score maps to a parent score <= `score`; equality holds exactly when
-        // the child's own score is at most the target below (the map is decreasing).
-        let target = Score {
-            value: score.value.flip(),
-            dte: score.dte - 1,
+    ) -> Result<(Score, Vec<u8>), SolveError> {
+        // A child's score is at most `target(s)` exactly when its parent's is at least `s`
+        // (the map from child to parent scores is decreasing).
+        let target = |s: Score| {
+            Score {
+                value: s.value.flip(),
+                dte: s.dte - 1,
+            }
+            .to_int()
+        };
+        let (first, rest) = candidates
+            .split_first()
+            .expect("a position in progress has a candidate move");
+        let mut best = self.score_any(&first.1, stats)?.parent();
+        let mut optimal = vec![first.0];
+        let mut rest = rest.to_vec();
+        loop {
+            // The candidates at least as good as the best so far, then the better ones.
+            let at_least = self.moves_with_child_at_most(&rest, target(best), stats)?;
+            rest.retain(|(to, _)| at_least.contains(to));
+            let better = self.moves_with_child_at_most(&rest, target(best) - 1, stats)?;
+            let Some(i) = rest.iter().position(|(to, _)| better.contains(to)) else {
+                optimal.extend(rest.iter().map(|(to, _)| to));
+                break;
+            };
+            let (to, child) = rest.remove(i);
+            best = self.score_any(&child, stats)?.parent();
+            optimal = vec![to];
         }
-        .to_int();
-        self.moves_with_child_at_most(children, target, stats)
+        optimal.sort_unstable();
+        Ok((best, optimal))
     }
 
     /// Follows the lowest-indexed optimal move from `pos` to the end of the game.
