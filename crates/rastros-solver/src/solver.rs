@@ -483,15 +483,16 @@ impl Solver {
             analysis.winning_moves = Some(winning);
         }
         if mode == Mode::Dte {
-            // Only a winning move can be optimal in a won position; in a lost one every
-            // move is a candidate.
-            let winning = analysis.winning_moves.as_deref().unwrap_or_default();
-            let candidates: Vec<(u8, Position)> = children
-                .iter()
-                .filter(|(to, _)| analysis.value == Value::Loss || winning.contains(to))
-                .copied()
-                .collect();
-            let (score, best) = self.root_score(&candidates, &mut stats)?;
+            // A lost position scores its moves one by one (see `root_score`); a won one keeps
+            // the binary search at the root, whose proofs of fast wins go through the move
+            // the search orders first, where the lowest cell may be a slower win (7x9 `d5`:
+            // 465 s against 631 s, see docs/EXPERIMENTS.md).
+            let (score, best) = if analysis.value == Value::Loss {
+                self.root_score(&children, &mut stats)?
+            } else {
+                let score = self.score_of(node, &mut stats)?;
+                (score, self.best_moves(&children, score, &mut stats)?)
+            };
             debug_assert_eq!(score.value, analysis.value);
             analysis.dte = Some(score.dte);
             analysis.best_moves = Some(best);
@@ -547,6 +548,23 @@ impl Solver {
         }
         optimal.sort_unstable();
         Ok((best, optimal))
+    }
+
+    /// The optimal moves: those whose child score makes this position's `score`.
+    fn best_moves(
+        &self,
+        children: &[(u8, Position)],
+        score: Score,
+        stats: &mut Stats,
+    ) -> Result<Vec<u8>, SolveError> {
+        // Every child's score maps to a parent score <= `score`; equality holds exactly when
+        // the child's own score is at most the target below (the map is decreasing).
+        let target = Score {
+            value: score.value.flip(),
+            dte: score.dte - 1,
+        }
+        .to_int();
+        self.moves_with_child_at_most(children, target, stats)
     }
 
     /// Follows the lowest-indexed optimal move from `pos` to the end of the game.
