@@ -134,6 +134,24 @@ impl Score {
             dte: self.dte + 1,
         }
     }
+
+    /// The score a child must have for its parent to score this: the inverse of
+    /// [`parent`](Score::parent), for a score with a DTE of at least 1. As the map from a
+    /// child's score to its parent's is decreasing, a child scores at most this exactly when
+    /// its parent scores at least `self`.
+    ///
+    /// ```
+    /// use rastros_solver::{Score, Value};
+    /// let s = Score { value: Value::Win, dte: 37 };
+    /// assert_eq!(s.child(), Score { value: Value::Loss, dte: 36 });
+    /// assert_eq!(s.child().parent(), s);
+    /// ```
+    pub const fn child(self) -> Score {
+        Score {
+            value: self.value.flip(),
+            dte: self.dte - 1,
+        }
+    }
 }
 
 impl Ord for Score {

@@ -485,8 +485,7 @@ impl Solver {
         if mode == Mode::Dte {
             // A lost position scores its moves one by one (see `root_score`); a won one keeps
             // the binary search at the root, whose proofs of fast wins go through the move
-            // the search orders first, where the lowest cell may be a slower win (7x9 `d5`:
-            // 465 s against 631 s, see docs/EXPERIMENTS.md).
+            // the search orders first rather than the lowest cell (see docs/EXPERIMENTS.md).
             let (score, best) = if analysis.value == Value::Loss {
                 self.root_score(&children, &mut stats)?
             } else {
@@ -504,7 +503,7 @@ impl Solver {
     }
 
     /// The exact score of a position and its optimal moves (lowest cell first), from the
-    /// `candidates` among its children that may be optimal (at least one).
+    /// `candidates` among its children (`(move, child)`, at least one) that may be optimal.
     ///
     /// The exact score of the first candidate comes first (a binary search on its distance);
     /// every other candidate is then only asked whether it is at least as good, and, if so,
@@ -518,15 +517,7 @@ impl Solver {
         candidates: &[(u8, Position)],
         stats: &mut Stats,
     ) -> Result<(Score, Vec<u8>), SolveError> {
-        // A child's score is at most `target(s)` exactly when its parent's is at least `s`
-        // (the map from child to parent scores is decreasing).
-        let target = |s: Score| {
-            Score {
-                value: s.value.flip(),
-                dte: s.dte - 1,
-            }
-            .to_int()
-        };
+        let target = |s: Score| s.child().to_int();
         let (first, rest) = candidates
             .split_first()
             .expect("a position in progress has a candidate move");
@@ -557,14 +548,9 @@ impl Solver {
         score: Score,
         stats: &mut Stats,
     ) -> Result<Vec<u8>, SolveError> {
-        // Every child's score maps to a parent score <= `score`; equality holds exactly when
-        // the child's own score is at most the target below (the map is decreasing).
-        let target = Score {
-            value: score.value.flip(),
-            dte: score.dte - 1,
-        }
-        .to_int();
-        self.moves_with_child_at_most(children, target, stats)
+        // Every child's score maps to a parent score <= `score`, so the children that score
+        // at most `score.child()` are those whose parents score exactly `score`.
+        self.moves_with_child_at_most(children, score.child().to_int(), stats)
     }
 
     /// Follows the lowest-indexed optimal move from `pos` to the end of the game.
@@ -578,10 +564,7 @@ impl Solver {
         let mut pos = *pos;
         let mut score = score;
         while score.dte > 0 {
-            let target = Score {
-                value: score.value.flip(),
-                dte: score.dte - 1,
-            };
+            let target = score.child();
             let mut next = None;
             for to in pos.legal_moves() {
                 let mut child = pos;
