@@ -95,17 +95,20 @@ impl Ahead {
 
 /// The ordering key of the move to `to` (smaller first), `after` being the region without
 /// `to`, `poison` the cells the opponent may not safely step on, `child_region` the region
-/// after the move where it is known (0 elsewhere). In turn:
+/// after the move where it is known (0 elsewhere), `cuts_off` whether the move leaves the
+/// opponent's goal out of the child's region. In turn:
 ///
 /// 1. moves after which the opponent has a safe reply that leaves the mover no safe move
 ///    (a reply that wins for the opponent at once) go last;
-/// 2. then the child's region, smaller first (known at the nodes of the enhanced
+/// 2. then the moves that cut the opponent's goal off first: the child has one goal left,
+///    and the matching usually decides it on sight, so a wrong guess costs about one node;
+/// 3. then the child's region, smaller first (known at the nodes of the enhanced
 ///    transposition cutoff; where the region is connected every move leaves the same size);
-/// 3. then the fewest safe replies for the opponent, then the fewest replies at all;
-/// 4. then the fewest moves for the mover summed over the opponent's safe replies (the
+/// 4. then the fewest safe replies for the opponent, then the fewest replies at all;
+/// 5. then the fewest moves for the mover summed over the opponent's safe replies (the
 ///    tighter the position after the reply, the more forced the line).
 ///
-/// The two-ply keys (1 and 4) come from bit planes of neighbour counts ([`Ahead`]), with no
+/// The two-ply keys (1 and 5) come from bit planes of neighbour counts ([`Ahead`]), with no
 /// loop over the replies. The keys measured and the ones dropped: see docs/EXPERIMENTS.md.
 #[inline]
 fn order_key(
@@ -114,6 +117,7 @@ fn order_key(
     to: u8,
     poison: Bitboard,
     child_region: Bitboard,
+    cuts_off: bool,
     a: &Ahead,
 ) -> u32 {
     let replies = Bitboard(g.nb[to as usize]) & after;
@@ -126,7 +130,37 @@ fn order_key(
     let second =
         (safe & c0).len() + 2 * (safe & c1).len() + 4 * (safe & c2).len() + 8 * (safe & c3).len()
             - safe.len();
-    stuck << 20 | child_region.len() << 14 | base << 7 | second.min(63)
+    stuck << 21 | u32::from(!cuts_off) << 20 | child_region.len() << 14 | base << 7 | second.min(63)
+}
+
+/// The parts the region falls into once the snail's cell is gone (each with the goals next
+/// to it), found one flood fill at a time as the moves into them come up. Every cell of a
+/// part stays reachable from any of its cells but the one stepped on, so a move's child
+/// region is its part without its cell.
+#[derive(Default)]
+struct Parts {
+    found: [u64; 8],
+    count: usize,
+}
+
+impl Parts {
+    /// The region after the snail steps from `region` to `to`.
+    #[inline]
+    fn child_region(&mut self, g: &Geometry, region: u64, to: u8) -> u64 {
+        let bit = 1u64 << to;
+        let part = match self.found[..self.count].iter().find(|&&p| p & bit != 0) {
+            Some(&p) => p,
+            None => {
+                let p = g.reachable(region & !bit, to) | bit;
+                self.found[self.count] = p;
+                self.count += 1;
+                p
+            }
+        };
+        let child = part & !bit;
+        debug_assert_eq!(child, g.reachable(region & !bit, to));
+        child
+    }
 }
 
 /// A position as the search sees it. `side` is 0 for player 1, 1 for player 2.
@@ -860,11 +894,17 @@ impl<'a> Searcher<'a> {
         let mut scored = [0u64; 8];
         let mut child_regions = [0u64; 8];
         let mut count = 0;
+        let opp_goal = rules.opp & region;
+        let mut parts = Parts::default();
         let mut rest = rules.safe;
         while rest != 0 {
             let to = rest.trailing_zeros() as u8;
             rest &= rest - 1;
-            let child_region = if big {
+            // Where the cells around the snail are not connected (`base` 0), a move may cut
+            // the region, so every child's region is found, by one flood fill a part.
+            let child_region = if base == 0 {
+                parts.child_region(g, region, to)
+            } else if big {
                 g.region_after(region, base, to)
             } else {
                 0
@@ -873,8 +913,9 @@ impl<'a> Searcher<'a> {
                 0
             } else {
                 let after = Bitboard(region).without(to);
-                let (poison, child) = (Bitboard(poison), Bitboard(child_region));
-                1 + order_key(g, after, to, poison, child, &two_plies)
+                let cuts_off = base == 0 && child_region & opp_goal != opp_goal;
+                let child = Bitboard(if big { child_region } else { 0 });
+                1 + order_key(g, after, to, Bitboard(poison), child, cuts_off, &two_plies)
             };
             scored[count] = u64::from(order) << 16 | (count as u64) << 8 | u64::from(to);
             child_regions[count] = child_region;
