@@ -1340,3 +1340,47 @@ impl<'a> Searcher<'a> {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+
+    /// `Parts` gives every child the region a flood fill from its cell gives, on random
+    /// positions of several boards where the snail's cell joins parts of the region.
+    #[test]
+    fn parts_give_the_flood_fills_regions() {
+        let mut rng = ChaCha8Rng::seed_from_u64(18);
+        let mut checked = 0;
+        for (w, h) in [(4, 4), (5, 5), (6, 6), (7, 7), (8, 8), (3, 12), (7, 9)] {
+            let board = Board::new(w, h).unwrap();
+            let g = Geometry::new(board);
+            for _ in 0..4_000 {
+                let snail = rng.random_range(0..board.size()) as u8;
+                let density = rng.random_range(30..90);
+                let mut free = 0u64;
+                for cell in 0..board.size() {
+                    if cell != u32::from(snail) && rng.random_range(0..100) < density {
+                        free |= 1 << cell;
+                    }
+                }
+                free |= g.goals & !(1 << snail);
+                let region = g.reachable(free, snail);
+                if region == 0 || g.child_base(region, snail) != 0 {
+                    continue;
+                }
+                let mut parts = Parts::default();
+                let mut moves = g.nb[snail as usize] & region & !g.goals;
+                while moves != 0 {
+                    let to = moves.trailing_zeros() as u8;
+                    moves &= moves - 1;
+                    let expected = g.reachable(region & !(1 << to), to);
+                    assert_eq!(parts.child_region(&g, region, to), expected, "{w}x{h}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked} moves checked");
+    }
+}
