@@ -1381,6 +1381,7 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 10_000, "only {checked} moves checked");
+        // 23,402 with this seed.
+        assert!(checked > 20_000, "only {checked} moves checked");
     }
 }
