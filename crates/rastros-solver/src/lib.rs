@@ -60,6 +60,7 @@ mod shallow;
 pub mod solver;
 pub mod survey;
 pub mod table;
+mod traps;
 pub mod units;
 
 pub use book::{Book, BookBuilder, BookEntry, BookError, BookHit, ProbeError};

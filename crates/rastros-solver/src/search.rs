@@ -20,7 +20,10 @@
 //!   plies is answered by the plain depth-limited search of [`crate::shallow`];
 //! - a window that asks for the value alone searches the region with its goal-free pockets
 //!   reduced (the parts behind a single cell, worth their geography verdict), which keeps
-//!   the value but not the distance.
+//!   the value but not the distance;
+//! - a move after which the opponent can force, along narrow lines, a position where the
+//!   mover has no safe move ([`crate::traps`]) loses within a few plies, so it is not
+//!   searched where the window cannot tell that loss from any other.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -34,6 +37,7 @@ use crate::key::{key_of, Key, Orientation};
 use crate::score::{to_absolute, to_relative, MATE};
 use crate::shallow::{Shallow, SHALLOW_PLIES};
 use crate::table::{Entry, Table};
+use crate::traps::{Traps, TRAP_DEPTH};
 
 /// Beyond any score.
 pub(crate) const INF: i32 = 1000;
@@ -130,8 +134,15 @@ fn order_key(
     let second =
         (safe & c0).len() + 2 * (safe & c1).len() + 4 * (safe & c2).len() + 8 * (safe & c3).len()
             - safe.len();
-    stuck << 21 | u32::from(!cuts_off) << 20 | child_region.len() << 14 | base << 7 | second.min(63)
+    (stuck * TRAPPED_KEY)
+        | u32::from(!cuts_off) << 20
+        | child_region.len() << 14
+        | base << 7
+        | second.min(63)
 }
+
+/// The ordering keys of the moves answered by an immediate trap start here.
+const TRAPPED_KEY: u32 = 1 << 21;
 
 /// The parts the region falls into once the snail's cell is gone (each with the goals next
 /// to it), found one flood fill at a time as the moves into them come up. Every cell of a
@@ -230,6 +241,18 @@ impl Geometry {
             goal_zone: board.goals().0
                 | board.neighbour_table()[board.goal(Player::One) as usize].0
                 | board.neighbour_table()[board.goal(Player::Two) as usize].0,
+        }
+    }
+
+    /// The goal of the player on `side` and the cells next to it while that goal is in
+    /// `region`, else nothing: the cells the other player may not safely step on.
+    #[inline]
+    pub fn goal_zone(&self, side: u8, region: u64) -> u64 {
+        let goal = self.goal[side as usize];
+        if region & 1 << goal != 0 {
+            self.nb[goal as usize] | 1 << goal
+        } else {
+            0
         }
     }
 
@@ -409,6 +432,9 @@ pub struct Stats {
     /// Positions whose pockets were reduced (not recorded in checkpoints, so 0 in the
     /// totals of a root-by-root solve).
     pub pockets: u64,
+    /// Positions the trap search visited, not counted in `nodes` (not recorded in
+    /// checkpoints either).
+    pub traps: u64,
 }
 
 impl std::ops::AddAssign for Stats {
@@ -418,6 +444,7 @@ impl std::ops::AddAssign for Stats {
         self.hits += o.hits;
         self.matchings += o.matchings;
         self.pockets += o.pockets;
+        self.traps += o.traps;
     }
 }
 
@@ -493,6 +520,14 @@ struct Frame {
     child_keys: [Option<Key>; 8],
     /// Whether the region is known to have no pocket to reduce (its children's hint).
     no_pockets: bool,
+    /// The moves after which the opponent has a safe reply that leaves the mover no safe
+    /// move (the first ordering key).
+    trapped: u64,
+    /// The cells the mover may not safely step on ([`Rules::my_poison`]).
+    my_poison: u64,
+    /// The cells the opponent may not safely step on: the mover's goal and the cells next to
+    /// it while that goal is in the region.
+    poison: u64,
 }
 
 impl Frame {
@@ -510,6 +545,9 @@ impl Frame {
             regions: [0; 8],
             child_keys: [None; 8],
             no_pockets: false,
+            trapped: 0,
+            my_poison: 0,
+            poison: 0,
         }
     }
 }
@@ -607,6 +645,7 @@ impl<'a> Searcher<'a> {
             &rules,
             verdict,
             (&mut f.moves, &mut f.regions),
+            &mut f.trapped,
         );
         self.prefetch_children(
             n,
@@ -640,6 +679,8 @@ impl<'a> Searcher<'a> {
         f.region = region;
         f.base = base;
         f.count = count;
+        f.my_poison = rules.my_poison;
+        f.poison = self.shared.geo.goal_zone(n.side, region);
         f.alpha = alpha;
         f.beta = beta;
         f.key = key;
@@ -860,7 +901,8 @@ impl<'a> Searcher<'a> {
 
     /// The safe moves in search order, with the children's regions where they were computed
     /// (every child of a `big` node, whose enhanced transposition cutoff reads them; left at
-    /// 0 elsewhere), written into `moves` and `regions`; returns how many. The matching's
+    /// 0 elsewhere), written into `moves` and `regions`, and the moves the opponent answers
+    /// with an immediate trap into `trapped`; returns how many. The matching's
     /// winning move first, then by [`order_key`], which looks two plies ahead. (The table's
     /// best move goes first later, in [`narrow_by_entry`](Searcher::narrow_by_entry).)
     #[allow(clippy::too_many_arguments)]
@@ -874,6 +916,7 @@ impl<'a> Searcher<'a> {
         rules: &Rules,
         verdict: Option<u8>,
         (moves, regions): (&mut [u8; 8], &mut [u64; 8]),
+        trapped: &mut u64,
     ) -> usize {
         if rules.safe & (rules.safe - 1) == 0 {
             // One safe move (about a fifth of the positions that get this far): nothing to
@@ -882,13 +925,8 @@ impl<'a> Searcher<'a> {
             return 1;
         }
         let g = self.shared.geo;
-        let own = rules.own;
         // The opponent's safe replies avoid the mover's goal and the cells next to it.
-        let poison = if region & own != 0 {
-            g.nb[g.goal[n.side as usize] as usize] | own
-        } else {
-            0
-        };
+        let poison = g.goal_zone(n.side, region);
         let two_plies = Ahead::new(g, Bitboard(region), Bitboard(rules.my_poison));
         // Each move packed as `order << 16 | index << 8 | cell`: one small integer sort.
         let mut scored = [0u64; 8];
@@ -917,6 +955,9 @@ impl<'a> Searcher<'a> {
                 let child = Bitboard(if big { child_region } else { 0 });
                 1 + order_key(g, after, to, Bitboard(poison), child, cuts_off, &two_plies)
             };
+            if order > TRAPPED_KEY {
+                *trapped |= 1 << to;
+            }
             scored[count] = u64::from(order) << 16 | (count as u64) << 8 | u64::from(to);
             child_regions[count] = child_region;
             count += 1;
@@ -1090,6 +1131,17 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Whether the opponent can trap the mover within [`TRAP_DEPTH`] turns after the move
+    /// to `to` ([`crate::traps`]).
+    #[inline]
+    fn traps(&mut self, f: &Frame, to: u8) -> bool {
+        let mut traps = Traps::new(self.shared.geo);
+        let after = f.region & !(1 << to);
+        let found = traps.forces_trap(after, to, f.my_poison, f.poison, TRAP_DEPTH);
+        self.stats.traps += traps.nodes;
+        found
+    }
+
     /// Stores what a finished node learnt: `best` searched in the window `alpha..beta`.
     fn store(&self, f: &Frame, ply: i32, best: i32, best_move: Option<u8>, nodes: u64) {
         let Some((key, orientation, old)) = f.key else {
@@ -1199,7 +1251,20 @@ impl<'a> Searcher<'a> {
             }
         }
         let g = self.shared.geo;
+        // The scores a move answered by a trap can reach at best: at once, or within
+        // `TRAP_DEPTH` more of the mover's turns.
+        let trapped_now = -(MATE - ply - 4);
+        let trapped_later = -(MATE - ply - 4 - 2 * TRAP_DEPTH as i32);
         for (&to, &region) in f.moves[..f.count].iter().zip(&f.regions) {
+            let alpha = f.alpha.max(best);
+            if f.trapped & 1 << to != 0 && trapped_now <= alpha {
+                best = best.max(trapped_now);
+                continue;
+            }
+            if trapped_later <= alpha && self.traps(f, to) {
+                best = best.max(trapped_later);
+                continue;
+            }
             let region = if region != 0 {
                 region
             } else {

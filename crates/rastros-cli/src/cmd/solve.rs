@@ -135,6 +135,7 @@ fn to_json(args: &SolveArgs, pos: &Position, solver: &Solver, a: &Analysis) -> s
             "table_probes": a.stats.probes,
             "table_hits": a.stats.hits,
             "matchings": a.stats.matchings,
+            "trap_positions": a.stats.traps,
             "nodes_per_second": a.stats.nodes as f64 / a.seconds.max(1e-9),
             "table_fill": solver.table().fill(),
             "peak_memory_mb": peak_memory_mb(),
@@ -163,6 +164,7 @@ fn print_text(
             solver.table().fill() * 100.0
         );
         outln!("matchings     {}", a.stats.matchings);
+        outln!("traps         {} positions", a.stats.traps);
         if let Some(mb) = peak_memory_mb() {
             outln!("peak memory   {mb:.0} MiB");
         }

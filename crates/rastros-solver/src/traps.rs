@@ -1,0 +1,152 @@
+//! Traps: moves that lose because the opponent can force, along narrow lines, a position
+//! where the mover has no safe move.
+//!
+//! After the mover's move the opponent (the hunter) looks for a safe reply that leaves the
+//! mover (the prey) no safe move, or at most [`TRAP_WIDTH`] of them, each answered again in
+//! the same way, for at most [`TRAP_DEPTH`] more turns of the prey. A prey with no safe move
+//! has no move at all, or only moves into the hunter's goal or next to it, so it loses within
+//! two plies. Such a move therefore loses within `4 + 2 * TRAP_DEPTH` plies, and where a
+//! search window cannot tell that from any other loss it is not searched at all.
+//!
+//! The search's move order already puts the moves answered by an immediate trap last (one
+//! test a move on bit planes), but it searched them anyway at the positions where every
+//! move loses, and deeper traps it did not see. The search is a plain depth-first one with
+//! no table: the lines are narrow, so it visits few positions (the numbers are in
+//! docs/EXPERIMENTS.md).
+
+use crate::search::Geometry;
+
+/// Prey turns the hunter may take to close a trap.
+pub(crate) const TRAP_DEPTH: u32 = 4;
+
+/// Most safe moves the prey may have at a turn on the way for the line to count as narrow.
+pub(crate) const TRAP_WIDTH: u32 = 2;
+
+/// One trap search, counting the positions it visits.
+pub(crate) struct Traps<'a> {
+    g: &'a Geometry,
+    /// Positions visited (the hunter to move).
+    pub nodes: u64,
+}
+
+impl<'a> Traps<'a> {
+    pub fn new(g: &'a Geometry) -> Traps<'a> {
+        Traps { g, nodes: 0 }
+    }
+
+    /// Whether the hunter, to move with the snail on `at` and the cells `free` left, can
+    /// force a position where the prey has no safe move, within `depth` more prey turns at
+    /// each of which the prey has at most [`TRAP_WIDTH`] safe moves. `prey_unsafe` holds
+    /// the cells the prey may not safely step on (the hunter's goal and the cells next to
+    /// it while it is free), `hunter_unsafe` the same for the hunter; the prey's own goal
+    /// counts as a safe move (it wins by it), so a prey next to it is never trapped.
+    pub fn forces_trap(
+        &mut self,
+        free: u64,
+        at: u8,
+        prey_unsafe: u64,
+        hunter_unsafe: u64,
+        depth: u32,
+    ) -> bool {
+        self.nodes += 1;
+        let nb = &self.g.nb;
+        let mut replies = nb[at as usize] & free & !hunter_unsafe;
+        // Replies that trap at once are looked for among all of them first; the narrow
+        // ones are kept for the deeper lines.
+        let mut narrow = [(0u64, 0u8); 8];
+        let mut count = 0;
+        while replies != 0 {
+            let r = replies.trailing_zeros() as u8;
+            replies &= replies - 1;
+            let safe = nb[r as usize] & free & !prey_unsafe;
+            if safe == 0 {
+                return true;
+            }
+            if depth > 0 && safe.count_ones() <= TRAP_WIDTH {
+                narrow[count] = (safe, r);
+                count += 1;
+            }
+        }
+        'reply: for &(mut safe, r) in &narrow[..count] {
+            let after = free & !(1 << r);
+            while safe != 0 {
+                let s = safe.trailing_zeros() as u8;
+                safe &= safe - 1;
+                if !self.forces_trap(after & !(1 << s), s, prey_unsafe, hunter_unsafe, depth - 1) {
+                    continue 'reply;
+                }
+            }
+            return true;
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Node;
+    use crate::shallow::Shallow;
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+    use rastros_core::Board;
+
+    /// Every trap found is a win for the hunter within `3 + 2 * depth` plies by the plain
+    /// budget-limited search, on random positions of several boards.
+    #[test]
+    fn every_trap_is_a_quick_win_for_the_hunter() {
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let (mut traps, mut checked) = (0, 0);
+        for (w, h) in [(4, 4), (5, 5), (6, 6), (7, 7), (8, 8), (3, 12)] {
+            let board = Board::new(w, h).unwrap();
+            let g = Geometry::new(board);
+            for _ in 0..3_000 {
+                let snail = rng.random_range(0..board.size()) as u8;
+                if g.goals & 1 << snail != 0 {
+                    continue;
+                }
+                let density = rng.random_range(30..80);
+                let mut free = 0u64;
+                for cell in 0..board.size() {
+                    if cell != u32::from(snail) && rng.random_range(0..100) < density {
+                        free |= 1 << cell;
+                    }
+                }
+                free |= g.goals & !(1 << snail);
+                let side = rng.random_range(0..2u8);
+                let hunter_goal = g.goal[side as usize];
+                let prey_goal = g.goal[side as usize ^ 1];
+                let zone = |goal: u8| {
+                    if free & 1 << goal != 0 {
+                        g.nb[goal as usize] | 1 << goal
+                    } else {
+                        0
+                    }
+                };
+                let depth = rng.random_range(0..=TRAP_DEPTH);
+                let found = Traps::new(&g).forces_trap(
+                    free,
+                    snail,
+                    zone(hunter_goal),
+                    zone(prey_goal),
+                    depth,
+                );
+                checked += 1;
+                if found {
+                    traps += 1;
+                    let hunter = Node { free, snail, side };
+                    let budget = 3 + 2 * depth as i32;
+                    assert!(
+                        Shallow::new(&g).wins_within(hunter, budget),
+                        "{w}x{h}: free {free:#x}, snail {snail}, side {side}, depth {depth}"
+                    );
+                }
+            }
+        }
+        // 16,866 positions and 5,821 traps with this seed.
+        assert!(
+            checked > 15_000 && traps > 3_000,
+            "{checked} positions, {traps} traps"
+        );
+    }
+}
