@@ -1131,13 +1131,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Whether the opponent can trap the mover within [`TRAP_DEPTH`] turns after the move
-    /// to `to` ([`crate::traps`]).
+    /// Whether the opponent can trap the mover within `turns` more turns after the move to
+    /// `to` ([`crate::traps`]).
     #[inline]
-    fn traps(&mut self, f: &Frame, to: u8) -> bool {
+    fn traps(&mut self, f: &Frame, to: u8, turns: u32) -> bool {
         let mut traps = Traps::new(self.shared.geo);
         let after = f.region & !(1 << to);
-        let found = traps.forces_trap(after, to, f.my_poison, f.poison, TRAP_DEPTH);
+        let found = traps.forces_trap(after, to, f.my_poison, f.poison, turns);
         self.stats.traps += traps.nodes;
         found
     }
@@ -1251,18 +1251,19 @@ impl<'a> Searcher<'a> {
             }
         }
         let g = self.shared.geo;
-        // The scores a move answered by a trap can reach at best: at once, or within
-        // `TRAP_DEPTH` more of the mover's turns.
-        let trapped_now = -(MATE - ply - 4);
-        let trapped_later = -(MATE - ply - 4 - 2 * TRAP_DEPTH as i32);
         for (&to, &region) in f.moves[..f.count].iter().zip(&f.regions) {
+            // A move answered by a trap at once scores at most `-(MATE - ply - 4)`, one
+            // answered by a trap within `t` more of the mover's turns at most 2t plies more:
+            // the deepest trap whose bound is within `alpha` is looked for.
             let alpha = f.alpha.max(best);
-            if f.trapped & 1 << to != 0 && trapped_now <= alpha {
-                best = best.max(trapped_now);
+            let turns = (MATE - ply + alpha - 4).div_euclid(2);
+            if turns >= 0 && f.trapped & 1 << to != 0 {
+                best = best.max(-(MATE - ply - 4));
                 continue;
             }
-            if trapped_later <= alpha && self.traps(f, to) {
-                best = best.max(trapped_later);
+            let turns = turns.min(TRAP_DEPTH as i32);
+            if turns >= 1 && self.traps(f, to, turns as u32) {
+                best = best.max(-(MATE - ply - 4 - 2 * turns));
                 continue;
             }
             let region = if region != 0 {

@@ -5,8 +5,10 @@
 //! mover (the prey) no safe move, or at most [`TRAP_WIDTH`] of them, each answered again in
 //! the same way, for at most [`TRAP_DEPTH`] more turns of the prey. A prey with no safe move
 //! has no move at all, or only moves into the hunter's goal or next to it, so it loses within
-//! two plies. Such a move therefore loses within `4 + 2 * TRAP_DEPTH` plies, and where a
-//! search window cannot tell that from any other loss it is not searched at all.
+//! two plies. Such a move therefore loses within `4 + 2t` plies if the trap closes within
+//! `t` more turns of the prey, and where a search window cannot tell that from any other
+//! loss it is not searched at all (the search asks for the deepest trap whose bound the
+//! window allows, up to [`TRAP_DEPTH`] turns).
 //!
 //! The search's move order already puts the moves answered by an immediate trap last (one
 //! test a move on bit planes), but it searched them anyway at the positions where every
@@ -17,7 +19,7 @@
 use crate::search::Geometry;
 
 /// Prey turns the hunter may take to close a trap.
-pub(crate) const TRAP_DEPTH: u32 = 4;
+pub(crate) const TRAP_DEPTH: u32 = 6;
 
 /// Most safe moves the prey may have at a turn on the way for the line to count as narrow.
 pub(crate) const TRAP_WIDTH: u32 = 2;
