@@ -145,7 +145,7 @@ mod tests {
                 }
             }
         }
-        // 16,866 positions and 5,821 traps with this seed.
+        // 16,866 positions and 6,097 traps with this seed.
         assert!(
             checked > 15_000 && traps > 3_000,
             "{checked} positions, {traps} traps"
