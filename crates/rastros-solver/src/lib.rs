@@ -31,6 +31,8 @@
 //! - [`key`]: the canonical position key (region, snail, side folded by symmetry) shared by
 //!   the table and the books;
 //! - `search`: negamax with alpha-beta, the sound pruning rules, and parallel splitting;
+//!   `shallow` answers its small distance budgets and `traps` finds the moves the
+//!   opponent answers with a trap;
 //! - [`solver`]: the [`Solver`] API (value, winning moves, DTE, optimal moves, PV);
 //! - [`parallel`]: parallel perft;
 //! - [`player`]: the computer player (exact verdicts, levels perfect / strong / easy);
