@@ -637,12 +637,14 @@ impl<'a> Searcher<'a> {
         )?;
         let base = self.shared.geo.child_base(region, n.snail);
         let big = cells as u32 >= ETC_MIN_REGION;
+        f.my_poison = rules.my_poison;
+        f.poison = self.shared.geo.goal_zone(n.side, region);
         let count = self.order_moves(
-            n,
             region,
             base,
             big,
             &rules,
+            f.poison,
             verdict,
             (&mut f.moves, &mut f.regions),
             &mut f.trapped,
@@ -679,8 +681,6 @@ impl<'a> Searcher<'a> {
         f.region = region;
         f.base = base;
         f.count = count;
-        f.my_poison = rules.my_poison;
-        f.poison = self.shared.geo.goal_zone(n.side, region);
         f.alpha = alpha;
         f.beta = beta;
         f.key = key;
@@ -902,18 +902,20 @@ impl<'a> Searcher<'a> {
     /// The safe moves in search order, with the children's regions where they were computed
     /// (every child of a `big` node, whose enhanced transposition cutoff reads them; left at
     /// 0 elsewhere), written into `moves` and `regions`, and the moves the opponent answers
-    /// with an immediate trap into `trapped`; returns how many. The matching's
+    /// with an immediate trap into `trapped`; returns how many. `poison` holds the cells the
+    /// opponent may not safely step on (the mover's goal and the cells next to it while that
+    /// goal is in the region). The matching's
     /// winning move first, then by [`order_key`], which looks two plies ahead. (The table's
     /// best move goes first later, in [`narrow_by_entry`](Searcher::narrow_by_entry).)
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn order_moves(
         &self,
-        n: Node,
         region: u64,
         base: u64,
         big: bool,
         rules: &Rules,
+        poison: u64,
         verdict: Option<u8>,
         (moves, regions): (&mut [u8; 8], &mut [u64; 8]),
         trapped: &mut u64,
@@ -925,8 +927,6 @@ impl<'a> Searcher<'a> {
             return 1;
         }
         let g = self.shared.geo;
-        // The opponent's safe replies avoid the mover's goal and the cells next to it.
-        let poison = g.goal_zone(n.side, region);
         let two_plies = Ahead::new(g, Bitboard(region), Bitboard(rules.my_poison));
         // Each move packed as `order << 16 | index << 8 | cell`: one small integer sort.
         let mut scored = [0u64; 8];
@@ -1407,8 +1407,36 @@ impl<'a> Searcher<'a> {
     }
 }
 
+/// Random positions for the unit tests of the search and its helpers.
+#[cfg(test)]
+pub(crate) mod testing {
+    use rand::rngs::ChaCha8Rng;
+    use rand::RngExt;
+
+    use super::Geometry;
+
+    /// Free cells for a snail on `snail`: every other cell free with a probability drawn from
+    /// `density` (in percent), the goals free unless the snail stands on one.
+    pub fn random_free(
+        rng: &mut ChaCha8Rng,
+        g: &Geometry,
+        snail: u8,
+        density: std::ops::Range<u32>,
+    ) -> u64 {
+        let density = rng.random_range(density);
+        let mut free = 0u64;
+        for cell in 0..g.board.size() {
+            if cell != u32::from(snail) && rng.random_range(0..100) < density {
+                free |= 1 << cell;
+            }
+        }
+        free | g.goals & !(1 << snail)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::testing::random_free;
     use super::*;
     use rand::rngs::ChaCha8Rng;
     use rand::{RngExt, SeedableRng};
@@ -1424,14 +1452,7 @@ mod tests {
             let g = Geometry::new(board);
             for _ in 0..4_000 {
                 let snail = rng.random_range(0..board.size()) as u8;
-                let density = rng.random_range(30..90);
-                let mut free = 0u64;
-                for cell in 0..board.size() {
-                    if cell != u32::from(snail) && rng.random_range(0..100) < density {
-                        free |= 1 << cell;
-                    }
-                }
-                free |= g.goals & !(1 << snail);
+                let free = random_free(&mut rng, &g, snail, 30..90);
                 let region = g.reachable(free, snail);
                 if region == 0 || g.child_base(region, snail) != 0 {
                     continue;

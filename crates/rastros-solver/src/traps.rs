@@ -87,6 +87,7 @@ impl<'a> Traps<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::testing::random_free;
     use crate::search::Node;
     use crate::shallow::Shallow;
     use rand::rngs::ChaCha8Rng;
@@ -107,30 +108,14 @@ mod tests {
                 if g.goals & 1 << snail != 0 {
                     continue;
                 }
-                let density = rng.random_range(30..80);
-                let mut free = 0u64;
-                for cell in 0..board.size() {
-                    if cell != u32::from(snail) && rng.random_range(0..100) < density {
-                        free |= 1 << cell;
-                    }
-                }
-                free |= g.goals & !(1 << snail);
+                let free = random_free(&mut rng, &g, snail, 30..80);
                 let side = rng.random_range(0..2u8);
-                let hunter_goal = g.goal[side as usize];
-                let prey_goal = g.goal[side as usize ^ 1];
-                let zone = |goal: u8| {
-                    if free & 1 << goal != 0 {
-                        g.nb[goal as usize] | 1 << goal
-                    } else {
-                        0
-                    }
-                };
                 let depth = rng.random_range(0..=TRAP_DEPTH);
                 let found = Traps::new(&g).forces_trap(
                     free,
                     snail,
-                    zone(hunter_goal),
-                    zone(prey_goal),
+                    g.goal_zone(side, free),
+                    g.goal_zone(side ^ 1, free),
                     depth,
                 );
                 checked += 1;
