@@ -225,6 +225,33 @@ impl Board {
         Bitboard((row | row << w | row >> w) & self.cells.0)
     }
 
+    /// The cells next to some cell of `set`: a cell of `set` itself only if it has a
+    /// neighbour in `set`. Like [`grow`](Board::grow), a few shifts and no loop; the trap
+    /// search uses it to find every reply that leaves the other player no safe move at once.
+    ///
+    /// ```
+    /// use rastros_core::{Bitboard, Board};
+    /// let board = Board::standard();
+    /// let cell = |name: &str| board.parse_cell(name).unwrap();
+    /// // .  .  .  .
+    /// // .  c3 .  .     b2, c2, d2, b3, d3, b4, c4 and d4 are next to c3;
+    /// // .  .  .  .     c3 is not next to itself.
+    /// let next = board.adjacent(Bitboard::EMPTY.with(cell("c3")));
+    /// assert_eq!(next.len(), 8);
+    /// assert!(next.has(cell("b2")) && next.has(cell("d4")) && !next.has(cell("c3")));
+    /// // a1 and b1 are next to each other.
+    /// let pair = Bitboard::EMPTY.with(cell("a1")).with(cell("b1"));
+    /// assert!(board.adjacent(pair).has(cell("a1")));
+    /// ```
+    #[inline]
+    pub const fn adjacent(&self, set: Bitboard) -> Bitboard {
+        let x = set.0;
+        let sides = (x << 1 & self.not_first_file) | (x >> 1 & self.not_last_file);
+        let row = x | sides;
+        let w = self.width;
+        Bitboard((sides | row << w | row >> w) & self.cells.0)
+    }
+
     /// For every cell, the number of its neighbours in `set`, as four bit planes: bit `k` of
     /// the count of cell `i` is bit `i` of `planes[k]` (counts run from 0 to 8). Eight
     /// shifts and a carry-save adder tree, with no loop over cells; the search uses it to

@@ -173,6 +173,17 @@ proptest! {
     }
 
     #[test]
+    fn adjacent_cells_agree_with_the_neighbour_table((w, h) in board_size(), set in any::<u64>()) {
+        let board = Board::new(w, h).unwrap();
+        let set = Bitboard(set) & board.cells();
+        let next = board.adjacent(set);
+        for i in 0..64u8 {
+            let expected = i < board.size() as u8 && !(board.neighbours(i) & set).is_empty();
+            prop_assert_eq!(next.has(i), expected, "cell {}", i);
+        }
+    }
+
+    #[test]
     fn symmetries_move_every_cell_like_their_index_maps(side in 2u32..=8, set in any::<u64>()) {
         let board = Board::new(side, side).unwrap();
         for i in 0..board.size() as u8 {
