@@ -65,66 +65,66 @@ impl<'a> Traps<'a> {
         depth: u32,
     ) -> bool {
         self.nodes += 1;
-        let nb = &self.g.nb;
-        let mut replies = nb[at as usize] & free & !hunter_unsafe;
+        let replies = self.g.nb[at as usize] & free & !hunter_unsafe;
         let prey_safe = free & !prey_unsafe;
         if self.closes_at_once(replies, prey_safe) {
             return true;
         }
-        if depth == 0 {
-            return false;
-        }
+        depth > 0 && self.closes_later(free, replies, (prey_unsafe, hunter_unsafe), depth)
+    }
+
+    /// [`forces_trap`](Traps::forces_trap) where none of the hunter's safe `replies` closes
+    /// the trap at once and `depth` is at least 1. Each prey move's position is tested for
+    /// a trap that closes at once before any call (most of them end there).
+    fn closes_later(
+        &mut self,
+        free: u64,
+        mut replies: u64,
+        (prey_unsafe, hunter_unsafe): (u64, u64),
+        depth: u32,
+    ) -> bool {
+        let nb = &self.g.nb;
         'reply: while replies != 0 {
             let r = replies.trailing_zeros();
             replies &= replies - 1;
-            let mut safe = nb[r as usize] & prey_safe;
+            let safe = nb[r as usize] & free & !prey_unsafe;
             if safe.count_ones() > TRAP_WIDTH {
                 continue;
             }
             let after = free & !(1 << r);
-            if depth == 1 {
-                // The last turn, where most of the positions are: every prey move must meet
-                // a trap at once, tested here rather than by a call a move.
-                while safe != 0 {
-                    let s = safe.trailing_zeros();
-                    safe &= safe - 1;
-                    self.nodes += 1;
-                    let left = after & !(1 << s);
-                    let hunter_replies = nb[s as usize] & left & !hunter_unsafe;
-                    if !self.closes_at_once(hunter_replies, left & !prey_unsafe) {
-                        continue 'reply;
-                    }
-                }
-                return true;
-            }
-            // One or two prey moves (none would have closed the trap at once); of two, the one
-            // from which the hunter has fewer replies first: the likelier escape, and one
-            // escape refutes the reply.
+            // One or two prey moves (none would have closed the trap at once); of two, the
+            // one from which the hunter has fewer replies first where a deeper search may
+            // follow: the likelier escape, and one escape refutes the reply.
             let mut first = safe.trailing_zeros() as u8;
             let mut second = (safe & (safe - 1)).trailing_zeros() as u8;
-            let replies_from = |c: u8| (nb[c as usize] & after & !hunter_unsafe).count_ones();
-            if second < 64 && replies_from(second) < replies_from(first) {
+            let replies_from = |c: u8| nb[c as usize] & after & !hunter_unsafe;
+            if depth > 1
+                && second < 64
+                && replies_from(second).count_ones() < replies_from(first).count_ones()
+            {
                 (first, second) = (second, first);
             }
-            if !self.forces_trap(
-                after & !(1 << first),
-                first,
-                prey_unsafe,
-                hunter_unsafe,
-                depth - 1,
-            ) {
-                continue;
-            }
-            if second < 64
-                && !self.forces_trap(
-                    after & !(1 << second),
-                    second,
-                    prey_unsafe,
-                    hunter_unsafe,
-                    depth - 1,
-                )
-            {
-                continue;
+            for s in [first, second] {
+                if s == 64 {
+                    break;
+                }
+                self.nodes += 1;
+                let left = after & !(1 << s);
+                let hunter_replies = replies_from(s);
+                let prey_safe = left & !prey_unsafe;
+                if self.closes_at_once(hunter_replies, prey_safe) {
+                    continue;
+                }
+                if depth == 1
+                    || !self.closes_later(
+                        left,
+                        hunter_replies,
+                        (prey_unsafe, hunter_unsafe),
+                        depth - 1,
+                    )
+                {
+                    continue 'reply;
+                }
             }
             return true;
         }
