@@ -225,9 +225,10 @@ impl Board {
         Bitboard((row | row << w | row >> w) & self.cells.0)
     }
 
-    /// The cells next to some cell of `set`: a cell of `set` itself only if it has a
-    /// neighbour in `set`. Like [`grow`](Board::grow), a few shifts and no loop; the trap
-    /// search uses it to find every reply that leaves the other player no safe move at once.
+    /// The cells next to some cell of `set`, which must lie on the board: a cell of `set`
+    /// itself only if it has a neighbour in `set` (so `grow(set)` is `adjacent(set) | set`).
+    /// A few shifts and no loop; the trap search uses it to find every reply that leaves
+    /// the other player no safe move at once.
     ///
     /// ```
     /// use rastros_core::{Bitboard, Board};

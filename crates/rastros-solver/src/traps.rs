@@ -15,8 +15,9 @@
 //! move loses, and deeper traps it did not see. The search is a plain depth-first one with
 //! no table: the lines are narrow, so it visits few positions (the numbers are in
 //! docs/EXPERIMENTS.md). The replies that close a trap at once are found by one dilation
-//! of the prey's safe cells rather than a test a reply, and of the prey's two moves the
-//! likelier escape is tried first; neither changes what is found, only how fast.
+//! of the prey's safe cells rather than one test per reply, and where a deeper search may
+//! follow, the likelier escape of the prey's two moves is tried first; neither changes what
+//! is found, only how many positions are visited.
 
 use rastros_core::Bitboard;
 
@@ -70,31 +71,36 @@ impl<'a> Traps<'a> {
         if self.closes_at_once(replies, prey_safe) {
             return true;
         }
-        depth > 0 && self.closes_later(free, replies, (prey_unsafe, hunter_unsafe), depth)
+        depth > 0 && self.closes_later(free, replies, prey_safe, prey_unsafe, hunter_unsafe, depth)
     }
 
     /// [`forces_trap`](Traps::forces_trap) where none of the hunter's safe `replies` closes
-    /// the trap at once and `depth` is at least 1. Each prey move's position is tested for
-    /// a trap that closes at once before any call (most of them end there).
+    /// the trap at once and `depth` is at least 1 (the position already counted by the
+    /// caller); `prey_safe` is `free` without `prey_unsafe`. Each prey move's position is
+    /// tested for a trap that closes at once before any call (most of them end there).
     fn closes_later(
         &mut self,
         free: u64,
         mut replies: u64,
-        (prey_unsafe, hunter_unsafe): (u64, u64),
+        prey_safe: u64,
+        prey_unsafe: u64,
+        hunter_unsafe: u64,
         depth: u32,
     ) -> bool {
         let nb = &self.g.nb;
         'reply: while replies != 0 {
             let r = replies.trailing_zeros();
             replies &= replies - 1;
-            let safe = nb[r as usize] & free & !prey_unsafe;
+            let safe = nb[r as usize] & prey_safe;
+            debug_assert!(safe != 0, "no reply closes the trap at once");
             if safe.count_ones() > TRAP_WIDTH {
                 continue;
             }
             let after = free & !(1 << r);
-            // One or two prey moves (none would have closed the trap at once); of two, the
-            // one from which the hunter has fewer replies first where a deeper search may
-            // follow: the likelier escape, and one escape refutes the reply.
+            // One or two safe prey moves (at least one, as no reply closed the trap at once;
+            // `second` is 64 when there is one). Of two, where a deeper search may follow,
+            // the one from which the hunter has fewer replies first: the likelier escape,
+            // and one escape refutes the reply.
             let mut first = safe.trailing_zeros() as u8;
             let mut second = (safe & (safe - 1)).trailing_zeros() as u8;
             let replies_from = |c: u8| nb[c as usize] & after & !hunter_unsafe;
@@ -111,15 +117,17 @@ impl<'a> Traps<'a> {
                 self.nodes += 1;
                 let left = after & !(1 << s);
                 let hunter_replies = replies_from(s);
-                let prey_safe = left & !prey_unsafe;
-                if self.closes_at_once(hunter_replies, prey_safe) {
+                let left_safe = left & !prey_unsafe;
+                if self.closes_at_once(hunter_replies, left_safe) {
                     continue;
                 }
                 if depth == 1
                     || !self.closes_later(
                         left,
                         hunter_replies,
-                        (prey_unsafe, hunter_unsafe),
+                        left_safe,
+                        prey_unsafe,
+                        hunter_unsafe,
                         depth - 1,
                     )
                 {
