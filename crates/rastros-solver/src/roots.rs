@@ -41,9 +41,9 @@
 //! move when playing `move` (the child's score seen from the parent); `dte` is `null`
 //! outside DTE mode; `pv` (DTE mode, moves that were best so far) is a principal variation
 //! from the root starting with `move`; `nodes` and
-//! `seconds` are the work spent on that move, and `probes`, `hits` and `matchings` (left out
-//! of the example; read as 0 when absent, as in checkpoints written before they were
-//! recorded) its table probes, table hits and matchings.
+//! `seconds` are the work spent on that move, and `probes`, `hits`, `matchings` and `traps`
+//! (left out of the example; read as 0 when absent, as in checkpoints written before they
+//! were recorded) its table probes, table hits, matchings and trap search positions.
 //!
 //! ```
 //! use rastros_core::{Board, Position};
@@ -151,6 +151,9 @@ pub struct RootMove {
     pub hits: u64,
     /// Goal-free positions decided by maximum matching.
     pub matchings: u64,
+    /// Positions visited by the trap search (0 in checkpoints written before they were
+    /// recorded).
+    pub traps: u64,
     /// Seconds spent on this move.
     pub seconds: f64,
 }
@@ -324,6 +327,8 @@ struct MoveFile {
     hits: u64,
     #[serde(default)]
     matchings: u64,
+    #[serde(default)]
+    traps: u64,
     seconds: f64,
 }
 
@@ -383,6 +388,7 @@ impl Checkpoint {
                     probes: m.probes,
                     hits: m.hits,
                     matchings: m.matchings,
+                    traps: m.traps,
                     seconds: m.seconds,
                 })
                 .collect(),
@@ -491,6 +497,7 @@ impl Checkpoint {
                 probes: m.probes,
                 hits: m.hits,
                 matchings: m.matchings,
+                traps: m.traps,
                 seconds: m.seconds,
             });
         }
@@ -720,6 +727,7 @@ impl<'a> RootSolver<'a> {
             probes: stats.probes,
             hits: stats.hits,
             matchings: stats.matchings,
+            traps: stats.traps,
             seconds: clock.elapsed().as_secs_f64(),
         });
         self.save()?;
@@ -730,6 +738,7 @@ impl<'a> RootSolver<'a> {
             last.probes = stats.probes;
             last.hits = stats.hits;
             last.matchings = stats.matchings;
+            last.traps = stats.traps;
             last.nodes = self.solver.progress() - nodes0;
             last.seconds = clock.elapsed().as_secs_f64();
             self.save()?;
@@ -751,10 +760,10 @@ impl<'a> RootSolver<'a> {
     }
 
     /// The root's answer, as [`Solver::analyze`] gives it, once
-    /// [`is_complete`](RootSolver::is_complete). `stats` (nodes, probes, hits, matchings)
-    /// and `seconds` add up the work of every root move, over every session; root moves read
-    /// from a checkpoint written before probes, hits and matchings were recorded count 0 for
-    /// those three, so their totals are then partial.
+    /// [`is_complete`](RootSolver::is_complete). `stats` (nodes, probes, hits, matchings,
+    /// trap positions) and `seconds` add up the work of every root move, over every session;
+    /// root moves read from a checkpoint written before the last four were recorded count 0
+    /// for them, so their totals are then partial.
     pub fn finish(&mut self) -> Result<Analysis, RootsError> {
         if !self.is_complete() {
             return Err(RootsError::Incomplete {
@@ -784,6 +793,7 @@ impl<'a> RootSolver<'a> {
                 entry.probes += stats.probes;
                 entry.hits += stats.hits;
                 entry.matchings += stats.matchings;
+                entry.traps += stats.traps;
                 entry.seconds += clock.elapsed().as_secs_f64();
                 self.save()?;
                 pv = Some(line);
@@ -800,6 +810,7 @@ impl<'a> RootSolver<'a> {
             probes: done.iter().map(|m| m.probes).sum(),
             hits: done.iter().map(|m| m.hits).sum(),
             matchings: done.iter().map(|m| m.matchings).sum(),
+            traps: done.iter().map(|m| m.traps).sum(),
             ..Stats::default()
         };
         Ok(Analysis {

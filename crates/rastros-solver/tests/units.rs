@@ -319,6 +319,11 @@ fn check_resume(pos: &Position, mode: Mode, k: usize, name: &str) {
         s.probes > 0 && s.hits <= s.probes && s.nodes > 0,
         "{pos}: {s:?}"
     );
+    assert!(direct.stats.traps > 0, "{pos}: no trap search to compare");
+    assert!(
+        s.traps > 0,
+        "{pos}: trap positions not counted root by root: {s:?}"
+    );
 
     let dir = scratch(name);
     fs::create_dir_all(&dir).unwrap();
@@ -335,6 +340,9 @@ fn check_resume(pos: &Position, mode: Mode, k: usize, name: &str) {
     let saved = Checkpoint::load(&file).unwrap();
     assert_eq!(saved.done.len(), k);
     assert!(saved.done.iter().any(|m| m.probes > 0));
+    let reread = Checkpoint::from_json(&saved.to_json(), "reread").unwrap();
+    let traps = |c: &Checkpoint| c.done.iter().map(|m| m.traps).collect::<Vec<_>>();
+    assert_eq!(traps(&reread), traps(&saved));
     // A checkpoint of format version 1 (no checksum) is refused with a message saying so,
     // and any edit of a version 2 file is detected.
     let mut old: serde_json::Value =
