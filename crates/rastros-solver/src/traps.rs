@@ -150,10 +150,41 @@ mod tests {
     use rand::{RngExt, SeedableRng};
     use rastros_core::Board;
 
-    /// Every trap found is a win for the hunter within `3 + 2 * depth` plies by the plain
-    /// budget-limited search, on random positions of several boards.
+    /// The trap rule as the module documentation states it, with none of the search's
+    /// shortcuts (no dilation, no order, one call a position): the reference the fast
+    /// search must agree with exactly.
+    fn reference(g: &Geometry, free: u64, at: u8, unsafe_: (u64, u64), depth: u32) -> bool {
+        let (prey_unsafe, hunter_unsafe) = unsafe_;
+        let mut replies = g.nb[at as usize] & free & !hunter_unsafe;
+        while replies != 0 {
+            let r = replies.trailing_zeros() as u8;
+            replies &= replies - 1;
+            let after = free & !(1 << r);
+            let mut safe = g.nb[r as usize] & after & !prey_unsafe;
+            if safe == 0 {
+                return true;
+            }
+            if depth == 0 || safe.count_ones() > TRAP_WIDTH {
+                continue;
+            }
+            let mut all = true;
+            while safe != 0 {
+                let s = safe.trailing_zeros() as u8;
+                safe &= safe - 1;
+                all &= reference(g, after & !(1 << s), s, unsafe_, depth - 1);
+            }
+            if all {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The trap search finds exactly the traps of the plain rule, and every trap found is a
+    /// win for the hunter within `3 + 2 * depth` plies by the plain budget-limited search,
+    /// on random positions of several boards.
     #[test]
-    fn every_trap_is_a_quick_win_for_the_hunter() {
+    fn traps_match_the_plain_rule_and_are_quick_wins() {
         let mut rng = ChaCha8Rng::seed_from_u64(4);
         let (mut traps, mut checked) = (0, 0);
         for (w, h) in [(4, 4), (5, 5), (6, 6), (7, 7), (8, 8), (3, 12)] {
@@ -175,6 +206,12 @@ mod tests {
                     depth,
                 );
                 checked += 1;
+                let unsafe_ = (g.goal_zone(side, free), g.goal_zone(side ^ 1, free));
+                assert_eq!(
+                    found,
+                    reference(&g, free, snail, unsafe_, depth),
+                    "{w}x{h}: free {free:#x}, snail {snail}, side {side}, depth {depth}"
+                );
                 if found {
                     traps += 1;
                     let hunter = Node { free, snail, side };
