@@ -711,8 +711,7 @@ impl<'a> Searcher<'a> {
     fn terminal_rules(&self, n: Node, ply: i32, alpha: &mut i32, beta: &mut i32) -> Step<Rules> {
         let g = self.shared.geo;
         let own = 1u64 << g.goal[n.side as usize];
-        let opp_goal = g.goal[n.side as usize ^ 1];
-        let opp = 1u64 << opp_goal;
+        let opp = 1u64 << g.goal[n.side as usize ^ 1];
         let moves = g.nb[n.snail as usize] & n.free;
         if moves == 0 {
             return Err(-(MATE - ply));
@@ -728,11 +727,7 @@ impl<'a> Searcher<'a> {
         // opponent no move) and loses 2 plies later at the soonest.
         let floor = -(MATE - ply - 2);
         let ceiling = MATE - ply - 1;
-        let my_poison = if n.free & opp != 0 {
-            g.nb[opp_goal as usize] | opp
-        } else {
-            0
-        };
+        let my_poison = g.goal_zone(n.side ^ 1, n.free);
         let safe = quiet & !my_poison;
         if safe == 0 || floor >= *beta {
             return Err(floor);
