@@ -25,11 +25,11 @@
 //!   mover has no safe move ([`crate::traps`]) loses within a few plies, so it is not
 //!   searched where the window cannot tell that loss from any other.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::OnceLock;
 
 use rastros_core::matching::geography_winning_move;
 use rastros_core::{Bitboard, Board, Player};
-use rayon::prelude::*;
 
 // The book reads the canonical key through this path too.
 pub(crate) use crate::key::canonical;
@@ -1294,7 +1294,8 @@ impl<'a> Searcher<'a> {
 
     /// The same search with a null window `beta - 1..beta`, splitting the work between
     /// threads within `split_plies` of the root: the first (best-ordered) move alone, then
-    /// the others in parallel, stopping them all as soon as one of them refutes.
+    /// the others in parallel, in move order, each to the next free thread, stopping them all
+    /// as soon as one of them refutes.
     pub fn search_split(&mut self, n: Node, ply: i32, beta: i32) -> i32 {
         if ply >= self.shared.split_plies || n.free.count_ones() < SPLIT_MIN_FREE {
             return self.search(n, ply, beta - 1, beta);
@@ -1353,27 +1354,42 @@ impl<'a> Searcher<'a> {
         let rest = &rest[..distinct];
         let stop = Stop::new(Some(self.stop));
         let shared = self.shared;
-        let results: Vec<(i32, Stats)> = rest
-            .par_iter()
-            .map(|&to| {
-                let mut s = Searcher::new(shared, &stop);
-                let v = s.search_split(parent.child(to), ply + 1, -f.alpha);
-                s.flush();
-                let v = if v == ABORTED || s.aborted {
-                    ABORTED
-                } else {
-                    -v
-                };
-                if v != ABORTED && v >= f.beta {
-                    stop.set();
-                }
-                (v, s.stats)
-            })
-            .collect();
+        // The siblings in move order, each taken by the next free thread, so that the
+        // likeliest refutations are searched first. (A parallel iterator over the list hands
+        // its second half to the second thread, which then searched, say, the fifth-best
+        // move while the second-best waited: see docs/EXPERIMENTS.md.) A sibling nobody took
+        // before a refutation stopped the others counts as aborted.
+        let next = AtomicUsize::new(0);
+        let slots: [OnceLock<(i32, Stats)>; 8] = Default::default();
+        rayon::scope(|scope| {
+            for _ in 0..rayon::current_num_threads().min(rest.len()) {
+                scope.spawn(|_| loop {
+                    let i = next.fetch_add(1, Relaxed);
+                    if i >= rest.len() || stop.is_set() {
+                        break;
+                    }
+                    let mut s = Searcher::new(shared, &stop);
+                    let v = s.search_split(parent.child(rest[i]), ply + 1, -f.alpha);
+                    s.flush();
+                    let v = if v == ABORTED || s.aborted {
+                        ABORTED
+                    } else {
+                        -v
+                    };
+                    if v != ABORTED && v >= f.beta {
+                        stop.set();
+                    }
+                    let _ = slots[i].set((v, s.stats));
+                });
+            }
+        });
+        let results = slots[..rest.len()]
+            .iter()
+            .map(|slot| slot.get().copied().unwrap_or((ABORTED, Stats::default())));
         let mut best = first;
         let mut best_move = moves[0];
         let mut complete = true;
-        for (&(v, stats), &to) in results.iter().zip(rest) {
+        for ((v, stats), &to) in results.zip(rest) {
             self.stats += stats;
             self.flushed += stats.nodes;
             if v == ABORTED {
