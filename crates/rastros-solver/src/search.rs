@@ -58,6 +58,15 @@ const TABLE_MIN_REGION: u32 = 10;
 /// 35 is the middle (see docs/EXPERIMENTS.md).
 const ETC_MIN_REGION: u32 = 35;
 
+/// At split nodes this many plies below the root, the siblings after the first move are
+/// searched one after another (each split between the threads inside) rather than side by
+/// side. These are the replies to the root's moves: where the root's first move has failed,
+/// the root is likely lost and each of its children has a refutation to find; a wrong first
+/// reply there is common, and the proof of every reply runs to tens of millions of nodes, so
+/// a second thread's sibling searched side by side was mostly thrown away once the
+/// refutation came (on the 8x8 value from `e5`, 7% of the nodes: see docs/EXPERIMENTS.md).
+const SEQUENTIAL_PLY: i32 = 1;
+
 /// Positions with fewer free cells are never split between threads: their subtrees are
 /// too small to pay for the hand-over.
 const SPLIT_MIN_FREE: u32 = 20;
@@ -1295,7 +1304,7 @@ impl<'a> Searcher<'a> {
     /// The same search with a null window `beta - 1..beta`, splitting the work between
     /// threads within `split_plies` of the root: the first (best-ordered) move alone, then
     /// the others in parallel, in move order, each to the next free thread, stopping them all
-    /// as soon as one of them refutes.
+    /// as soon as one of them refutes (or, at [`SEQUENTIAL_PLY`], one after another).
     pub fn search_split(&mut self, n: Node, ply: i32, beta: i32) -> i32 {
         if ply >= self.shared.split_plies || n.free.count_ones() < SPLIT_MIN_FREE {
             return self.search(n, ply, beta - 1, beta);
@@ -1352,6 +1361,9 @@ impl<'a> Searcher<'a> {
             }
         }
         let rest = &rest[..distinct];
+        if ply == SEQUENTIAL_PLY {
+            return self.search_one_by_one(f, ply, parent, rest, first, moves[0], start_nodes);
+        }
         let stop = Stop::new(Some(self.stop));
         let shared = self.shared;
         // The siblings in move order, each taken by the next free thread, so that the
@@ -1414,6 +1426,37 @@ impl<'a> Searcher<'a> {
             Some(best_move),
             self.stats.nodes - start_nodes,
         );
+        best
+    }
+
+    /// The siblings after a split node's first move, one after another, each split between
+    /// the threads inside, until one refutes (see [`SEQUENTIAL_PLY`]).
+    #[allow(clippy::too_many_arguments)]
+    fn search_one_by_one(
+        &mut self,
+        f: &Frame,
+        ply: i32,
+        parent: Node,
+        rest: &[u8],
+        first: i32,
+        first_move: u8,
+        start_nodes: u64,
+    ) -> i32 {
+        let (mut best, mut best_move) = (first, first_move);
+        for &to in rest {
+            let v = self.search_split(parent.child(to), ply + 1, -f.alpha);
+            if v == ABORTED {
+                return ABORTED;
+            }
+            if -v > best {
+                (best, best_move) = (-v, to);
+                if best >= f.beta {
+                    break;
+                }
+            }
+        }
+        let nodes = self.stats.nodes - start_nodes;
+        self.store(f, ply, best, Some(best_move), nodes);
         best
     }
 }
