@@ -1361,20 +1361,23 @@ impl<'a> Searcher<'a> {
             }
         }
         let rest = &rest[..distinct];
-        if ply == SEQUENTIAL_PLY {
-            return self.search_one_by_one(f, ply, parent, rest, first, moves[0], start_nodes);
-        }
         let stop = Stop::new(Some(self.stop));
         let shared = self.shared;
         // The siblings in move order, each taken by the next free thread, so that the
         // likeliest refutations are searched first. (A parallel iterator over the list hands
         // its second half to the second thread, which then searched, say, the fifth-best
         // move while the second-best waited: see docs/EXPERIMENTS.md.) A sibling nobody took
-        // before a refutation stopped the others counts as aborted.
+        // before a refutation stopped the others counts as aborted. At [`SEQUENTIAL_PLY`] one
+        // worker takes them all, one after another, each split between the threads inside.
         let next = AtomicUsize::new(0);
         let slots: [OnceLock<(i32, Stats)>; 8] = Default::default();
+        let workers = if ply == SEQUENTIAL_PLY {
+            1
+        } else {
+            rayon::current_num_threads().min(rest.len())
+        };
         rayon::scope(|scope| {
-            for _ in 0..rayon::current_num_threads().min(rest.len()) {
+            for _ in 0..workers {
                 scope.spawn(|_| loop {
                     let i = next.fetch_add(1, Relaxed);
                     if i >= rest.len() || stop.is_set() {
@@ -1426,37 +1429,6 @@ impl<'a> Searcher<'a> {
             Some(best_move),
             self.stats.nodes - start_nodes,
         );
-        best
-    }
-
-    /// The siblings after a split node's first move, one after another, each split between
-    /// the threads inside, until one refutes (see [`SEQUENTIAL_PLY`]).
-    #[allow(clippy::too_many_arguments)]
-    fn search_one_by_one(
-        &mut self,
-        f: &Frame,
-        ply: i32,
-        parent: Node,
-        rest: &[u8],
-        first: i32,
-        first_move: u8,
-        start_nodes: u64,
-    ) -> i32 {
-        let (mut best, mut best_move) = (first, first_move);
-        for &to in rest {
-            let v = self.search_split(parent.child(to), ply + 1, -f.alpha);
-            if v == ABORTED {
-                return ABORTED;
-            }
-            if -v > best {
-                (best, best_move) = (-v, to);
-                if best >= f.beta {
-                    break;
-                }
-            }
-        }
-        let nodes = self.stats.nodes - start_nodes;
-        self.store(f, ply, best, Some(best_move), nodes);
         best
     }
 }
