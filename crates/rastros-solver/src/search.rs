@@ -496,6 +496,9 @@ pub(crate) struct Shared<'a> {
     pub pocket_min_region: u32,
 }
 
+/// A canonical key with the orientation that turns the position into it.
+type Keyed = (Key, Orientation);
+
 /// A step of a node's prelude: `Err(score)` when it decides the node, else what it found.
 type Step<T> = Result<T, i32>;
 
@@ -526,7 +529,7 @@ struct Frame {
     /// The regions of the children computed ahead (0 where not), in move order.
     regions: [u64; 8],
     /// The table keys of the children computed ahead, in move order.
-    child_keys: [Option<Key>; 8],
+    child_keys: [Option<Keyed>; 8],
     /// Whether the region is known to have no pocket to reduce (its children's hint).
     no_pockets: bool,
     /// The moves after which the opponent has a safe reply that leaves the mover no safe
@@ -582,6 +585,9 @@ pub(crate) struct Searcher<'a> {
     flushed: u64,
     /// For the next node searched only (taken first thing there).
     hint: PocketHint,
+    /// The next node's key and orientation as its parent computed them to prefetch its
+    /// bucket, if it did (taken first thing there, like `hint`): one key less a node.
+    handed: Option<Keyed>,
 }
 
 impl<'a> Searcher<'a> {
@@ -593,6 +599,7 @@ impl<'a> Searcher<'a> {
             aborted: false,
             flushed: 0,
             hint: PocketHint::Unknown,
+            handed: None,
         }
     }
 
@@ -633,6 +640,7 @@ impl<'a> Searcher<'a> {
         mut alpha: i32,
         mut beta: i32,
         hint: PocketHint,
+        handed: Option<Keyed>,
         f: &mut Frame,
     ) -> Step<()> {
         self.count_node()?;
@@ -640,7 +648,14 @@ impl<'a> Searcher<'a> {
         let region = self.region(n, known_region);
         let cells = region.count_ones() as i32;
         f.no_pockets = self.pockets(n, region, cells, ply, alpha, beta, hint)?;
-        let keyed = self.key_and_prefetch(n, region, cells);
+        // A key handed down by the parent was prefetched there already.
+        let keyed = match handed {
+            Some(known) => {
+                debug_assert_eq!(known, self.shared.geo.key(region, n.snail, n.side));
+                Some(known)
+            }
+            None => self.key_and_prefetch(n, region, cells),
+        };
         let (probed, verdict) = self.early_probe_and_matching(
             n, region, cells, ply, &rules, keyed, &mut alpha, &mut beta,
         )?;
@@ -771,7 +786,7 @@ impl<'a> Searcher<'a> {
     /// The node's canonical key where the table is used, its bucket prefetched first thing
     /// so that it loads from memory while the matching and the move ordering run.
     #[inline(always)]
-    fn key_and_prefetch(&self, n: Node, region: u64, cells: i32) -> Option<(Key, Orientation)> {
+    fn key_and_prefetch(&self, n: Node, region: u64, cells: i32) -> Option<Keyed> {
         (cells as u32 >= TABLE_MIN_REGION).then(|| {
             let (k, orientation) = self.shared.geo.key(region, n.snail, n.side);
             self.shared.table.prefetch(k);
@@ -794,7 +809,7 @@ impl<'a> Searcher<'a> {
         cells: i32,
         ply: i32,
         rules: &Rules,
-        keyed: Option<(Key, Orientation)>,
+        keyed: Option<Keyed>,
         alpha: &mut i32,
         beta: &mut i32,
     ) -> Step<(Option<Option<Entry>>, Option<u8>)> {
@@ -989,7 +1004,7 @@ impl<'a> Searcher<'a> {
         cells: i32,
         big: bool,
         moves: &[u8; 8],
-        (regions, child_keys): (&mut [u64; 8], &mut [Option<Key>; 8]),
+        (regions, child_keys): (&mut [u64; 8], &mut [Option<Keyed>; 8]),
         count: usize,
     ) {
         let g = self.shared.geo;
@@ -1008,9 +1023,9 @@ impl<'a> Searcher<'a> {
             }
             let r = regions[i];
             if r.count_ones() >= TABLE_MIN_REGION {
-                let (k, _) = g.key(r, c.snail, c.side);
+                let (k, orientation) = g.key(r, c.snail, c.side);
                 self.shared.table.prefetch(k);
-                child_keys[i] = Some(k);
+                child_keys[i] = Some((k, orientation));
             }
         }
     }
@@ -1026,7 +1041,7 @@ impl<'a> Searcher<'a> {
         ply: i32,
         alpha: &mut i32,
         beta: &mut i32,
-        (moves, regions, child_keys): (&mut [u8; 8], &mut [u64; 8], &mut [Option<Key>; 8]),
+        (moves, regions, child_keys): (&mut [u8; 8], &mut [u64; 8], &mut [Option<Keyed>; 8]),
         count: usize,
     ) -> Step<Entry> {
         let Some(e) = entry else {
@@ -1180,7 +1195,7 @@ impl<'a> Searcher<'a> {
     /// and their buckets prefetched, in the prelude.
     fn etc(&mut self, f: &Frame, ply: i32) -> Option<i32> {
         for (k, &to) in f.child_keys.iter().zip(&f.moves[..f.count]) {
-            let Some(k) = k else { continue };
+            let Some((k, _)) = k else { continue };
             if let Some(e) = self.probe(*k) {
                 if e.upper != i8::MAX {
                     let v = -to_absolute(e.upper.into(), ply + 1);
@@ -1230,6 +1245,7 @@ impl<'a> Searcher<'a> {
     /// [`search`](Searcher::search) of a node whose region is already known (0 if not).
     fn search_in(&mut self, n: Node, region: u64, ply: i32, alpha: i32, beta: i32) -> i32 {
         let hint = std::mem::replace(&mut self.hint, PocketHint::Unknown);
+        let handed = self.handed.take();
         if alpha + 1 == beta {
             if let Some(v) = self.shallow(n, ply, beta) {
                 return v;
@@ -1238,7 +1254,7 @@ impl<'a> Searcher<'a> {
         // Filled where it lies: building the frame (some 330 bytes) and moving it out of a
         // `Result` cost `memcpy` calls at every node (see docs/EXPERIMENTS.md).
         let mut frame = Frame::empty();
-        if let Err(s) = self.prelude(n, region, ply, alpha, beta, hint, &mut frame) {
+        if let Err(s) = self.prelude(n, region, ply, alpha, beta, hint, handed, &mut frame) {
             return s;
         }
         let f = &frame;
@@ -1255,7 +1271,9 @@ impl<'a> Searcher<'a> {
             }
         }
         let g = self.shared.geo;
-        for (&to, &region) in f.moves[..f.count].iter().zip(&f.regions) {
+        for ((&to, &region), &handed) in
+            f.moves[..f.count].iter().zip(&f.regions).zip(&f.child_keys)
+        {
             // A move answered by a trap at once scores at most `-(MATE - ply - 4)`, one
             // answered by a trap within `t` more of the mover's turns at most 2t plies more:
             // the deepest trap whose bound is within `alpha` is looked for.
@@ -1278,6 +1296,7 @@ impl<'a> Searcher<'a> {
             if f.no_pockets {
                 self.hint = PocketHint::NoneBefore(n.snail);
             }
+            self.handed = handed;
             let v = self.search_in(
                 parent.child(to),
                 region,
@@ -1311,7 +1330,7 @@ impl<'a> Searcher<'a> {
         }
         let mut frame = Frame::empty();
         let hint = PocketHint::Unknown;
-        if let Err(s) = self.prelude(n, 0, ply, beta - 1, beta, hint, &mut frame) {
+        if let Err(s) = self.prelude(n, 0, ply, beta - 1, beta, hint, None, &mut frame) {
             return s;
         }
         let f = &frame;
@@ -1344,7 +1363,7 @@ impl<'a> Searcher<'a> {
         let g = self.shared.geo;
         // The prelude has computed the keys of all children of a big node already.
         let key_of = |i: usize| {
-            f.child_keys[i].unwrap_or_else(|| {
+            f.child_keys[i].map(|(k, _)| k).unwrap_or_else(|| {
                 let c = parent.child(moves[i]);
                 g.key(g.region_after(f.region, f.base, c.snail), c.snail, c.side)
                     .0
