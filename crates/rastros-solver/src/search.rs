@@ -528,7 +528,8 @@ struct Frame {
     key: Option<(Key, Orientation, Entry)>,
     /// The regions of the children computed ahead (0 where not), in move order.
     regions: [u64; 8],
-    /// The table keys of the children computed ahead, in move order.
+    /// The table keys of the children computed ahead, with their orientations, in move order
+    /// (handed down to the children as they are searched).
     child_keys: [Option<Keyed>; 8],
     /// Whether the region is known to have no pocket to reduce (its children's hint).
     no_pockets: bool,
@@ -625,11 +626,11 @@ impl<'a> Searcher<'a> {
     }
 
     /// Everything before the moves, as its list of ideas, written into `f`: the stop check,
-    /// the terminal rules, the region, the key (prefetched), the early probe and the
-    /// matching, the two-ply move ordering, the children's keys (prefetched), and the
-    /// narrowing by the table entry. `Err(score)` when one of them decides the node. (Each
-    /// step is inlined here; the prelude itself is left to the compiler, which keeps it out
-    /// of line.)
+    /// the terminal rules, the region, the key (as `handed` down by the parent, or computed
+    /// and prefetched), the early probe and the matching, the two-ply move ordering, the
+    /// children's keys (prefetched), and the narrowing by the table entry. `Err(score)`
+    /// when one of them decides the node. (Each step is inlined here; the prelude itself is
+    /// left to the compiler, which keeps it out of line.)
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn prelude(
