@@ -586,9 +586,6 @@ pub(crate) struct Searcher<'a> {
     flushed: u64,
     /// For the next node searched only (taken first thing there).
     hint: PocketHint,
-    /// The next node's key and orientation as its parent computed them to prefetch its
-    /// bucket, if it did (taken first thing there, like `hint`): one key less a node.
-    handed: Option<Keyed>,
 }
 
 impl<'a> Searcher<'a> {
@@ -600,7 +597,6 @@ impl<'a> Searcher<'a> {
             aborted: false,
             flushed: 0,
             hint: PocketHint::Unknown,
-            handed: None,
         }
     }
 
@@ -889,7 +885,13 @@ impl<'a> Searcher<'a> {
         };
         self.stats.pockets += 1;
         self.hint = PocketHint::Reduced;
-        let v = self.search_in(Node { free: reduced, ..n }, reduced, ply, alpha, beta);
+        let v = self.search_in(
+            Node { free: reduced, ..n },
+            (reduced, None),
+            ply,
+            alpha,
+            beta,
+        );
         if v == ABORTED {
             return Err(ABORTED);
         }
@@ -1240,13 +1242,21 @@ impl<'a> Searcher<'a> {
     /// Fail-soft alpha-beta: the score of `n` (root-relative at `ply`) if it lies strictly
     /// inside `alpha..beta`, else a bound on the far side of the window it fell out of.
     pub fn search(&mut self, n: Node, ply: i32, alpha: i32, beta: i32) -> i32 {
-        self.search_in(n, 0, ply, alpha, beta)
+        self.search_in(n, (0, None), ply, alpha, beta)
     }
 
-    /// [`search`](Searcher::search) of a node whose region is already known (0 if not).
-    fn search_in(&mut self, n: Node, region: u64, ply: i32, alpha: i32, beta: i32) -> i32 {
+    /// [`search`](Searcher::search) of a node whose region is already known (0 if not), and
+    /// its key and orientation if the parent computed them to prefetch its bucket (one key
+    /// less a node).
+    fn search_in(
+        &mut self,
+        n: Node,
+        (region, handed): (u64, Option<Keyed>),
+        ply: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let hint = std::mem::replace(&mut self.hint, PocketHint::Unknown);
-        let handed = self.handed.take();
         if alpha + 1 == beta {
             if let Some(v) = self.shallow(n, ply, beta) {
                 return v;
@@ -1297,10 +1307,9 @@ impl<'a> Searcher<'a> {
             if f.no_pockets {
                 self.hint = PocketHint::NoneBefore(n.snail);
             }
-            self.handed = handed;
             let v = self.search_in(
                 parent.child(to),
-                region,
+                (region, handed),
                 ply + 1,
                 -f.beta,
                 -f.alpha.max(best),
