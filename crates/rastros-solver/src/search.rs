@@ -37,7 +37,10 @@ use crate::key::{key_of, Key, Orientation};
 use crate::score::{to_absolute, to_relative, MATE};
 use crate::shallow::{Shallow, SHALLOW_PLIES};
 use crate::table::{Entry, Table};
-use crate::traps::{Traps, TRAP_DEPTH};
+use crate::traps::{Traps, TRAP_DEPTH, TRAP_WIDTH};
+
+// `Frame::narrow` holds the cells with at most `TRAP_WIDTH + 1` safe neighbours.
+const _: () = assert!(TRAP_WIDTH == 2);
 
 /// Beyond any score.
 pub(crate) const INF: i32 = 1000;
@@ -89,10 +92,11 @@ fn bounds(e: Entry, ply: i32) -> (i32, i32) {
 
 /// What the ordering needs to know about every cell two plies ahead: the bit planes of the
 /// number of its neighbours in the region, and the cells with exactly one neighbour the
-/// mover may safely step on.
+/// mover may safely step on; and, for the trap search, the cells with at most three.
 struct Ahead {
     counts: [Bitboard; 4],
     one_safe: Bitboard,
+    narrow: Bitboard,
 }
 
 impl Ahead {
@@ -102,6 +106,7 @@ impl Ahead {
         Ahead {
             counts: g.board.neighbour_counts(region),
             one_safe: safe[0] - safe[1] - safe[2] - safe[3],
+            narrow: !(safe[2] | safe[3]),
         }
     }
 }
@@ -536,6 +541,12 @@ struct Frame {
     /// The moves after which the opponent has a safe reply that leaves the mover no safe
     /// move (the first ordering key).
     trapped: u64,
+    /// The cells with at most three neighbours the mover may safely step on (every cell
+    /// where the ordering did not count them). An opponent's reply to any other cell leaves
+    /// the mover at least [`TRAP_WIDTH`] + 1 safe moves, as the cell the mover came from is
+    /// the only one of them gone: too many for a trap, so a move whose safe replies all go
+    /// there is not given to the trap search.
+    narrow: u64,
     /// The cells the mover may not safely step on ([`Rules::my_poison`]).
     my_poison: u64,
     /// The cells the opponent may not safely step on: the mover's goal and the cells next to
@@ -559,6 +570,7 @@ impl Frame {
             child_keys: [None; 8],
             no_pockets: false,
             trapped: 0,
+            narrow: u64::MAX,
             my_poison: 0,
             poison: 0,
         }
@@ -668,7 +680,7 @@ impl<'a> Searcher<'a> {
             f.poison,
             verdict,
             (&mut f.moves, &mut f.regions),
-            &mut f.trapped,
+            (&mut f.trapped, &mut f.narrow),
         );
         self.prefetch_children(
             n,
@@ -924,7 +936,8 @@ impl<'a> Searcher<'a> {
     /// The safe moves in search order, with the children's regions where they were computed
     /// (every child of a `big` node, whose enhanced transposition cutoff reads them; left at
     /// 0 elsewhere), written into `moves` and `regions`, and the moves the opponent answers
-    /// with an immediate trap into `trapped`; returns how many. `poison` holds the cells the
+    /// with an immediate trap into `trapped` and the cells too open for a trap's replies
+    /// into `narrow` ([`Frame::narrow`]); returns how many. `poison` holds the cells the
     /// opponent may not safely step on (the mover's goal and the cells next to it while that
     /// goal is in the region). The matching's
     /// winning move first, then by [`order_key`], which looks two plies ahead. (The table's
@@ -940,7 +953,7 @@ impl<'a> Searcher<'a> {
         poison: u64,
         verdict: Option<u8>,
         (moves, regions): (&mut [u8; 8], &mut [u64; 8]),
-        trapped: &mut u64,
+        (trapped, narrow): (&mut u64, &mut u64),
     ) -> usize {
         if rules.safe & (rules.safe - 1) == 0 {
             // One safe move (about a fifth of the positions that get this far): nothing to
@@ -950,6 +963,7 @@ impl<'a> Searcher<'a> {
         }
         let g = self.shared.geo;
         let two_plies = Ahead::new(g, Bitboard(region), Bitboard(rules.my_poison));
+        *narrow = two_plies.narrow.0;
         // Each move packed as `order << 16 | index << 8 | cell`: one small integer sort.
         let mut scored = [0u64; 8];
         let mut child_regions = [0u64; 8];
@@ -1154,10 +1168,22 @@ impl<'a> Searcher<'a> {
     }
 
     /// Whether the opponent can trap the mover within `turns` more turns after the move to
-    /// `to` ([`crate::traps`]).
+    /// `to` ([`crate::traps`]); at once `false` where every safe reply of the opponent goes
+    /// to a cell outside [`Frame::narrow`].
     #[inline]
     fn traps(&mut self, f: &Frame, to: u8, turns: u32) -> bool {
-        let mut traps = Traps::new(self.shared.geo);
+        let g = self.shared.geo;
+        if g.nb[to as usize] & f.region & !f.poison & f.narrow == 0 {
+            debug_assert!(!Traps::new(g).forces_trap(
+                f.region & !(1 << to),
+                to,
+                f.my_poison,
+                f.poison,
+                turns
+            ));
+            return false;
+        }
+        let mut traps = Traps::new(g);
         let after = f.region & !(1 << to);
         let found = traps.forces_trap(after, to, f.my_poison, f.poison, turns);
         self.stats.traps += traps.nodes;
