@@ -54,12 +54,13 @@ const NEAR_MAX_REGION: u32 = 40;
 /// The near part's share of the budget: 1/64 of it, at least [`NEAR_MIN_BYTES`] (but never
 /// more than a quarter of the table) and at most [`NEAR_MAX_BYTES`].
 ///
-/// Small budgets mean small problems, whose near part should stay in the caches; big
-/// budgets mean long solves, where the near part's positions are worth more than a cache
-/// hit (see docs/EXPERIMENTS.md).
+/// Up to 512 MiB the near part is the floor, the most the caches answer without a wait for
+/// memory; big budgets mean long solves, where the near part's positions are worth more
+/// than a cache hit (see docs/EXPERIMENTS.md).
 const NEAR_SHARE: usize = 64;
-/// The near part's smallest size (unless the table is tiny): about one core's L2 cache.
-const NEAR_MIN_BYTES: usize = 1 << 20;
+/// The near part's smallest size (unless the table is tiny): about what the caches hold. A
+/// table of 128 MiB with a near part of this size visits as many nodes as one of 512 MiB.
+const NEAR_MIN_BYTES: usize = 8 << 20;
 /// The near part's largest size.
 const NEAR_MAX_BYTES: usize = 64 << 20;
 
@@ -369,14 +370,15 @@ mod tests {
             best: Some(9),
             effort: 5,
         };
-        // The near part's size: a quarter of tiny tables, then the 1 MiB floor, 1/64 of the
+        // The near part's size: a quarter of small tables, then the 8 MiB floor, 1/64 of the
         // budget, and the 64 MiB cap (checked on the rule, without allocating gigabytes).
         let near_kib = |mb: usize| (near_buckets((mb << 20) / BUCKET_BYTES) * BUCKET_BYTES) >> 10;
         assert_eq!(near_kib(1), 256, "a quarter of 1 MiB");
         for (budget, near) in [
-            (16, 1),
-            (64, 1),
-            (256, 4),
+            (16, 4),
+            (64, 8),
+            (256, 8),
+            (512, 8),
             (1024, 16),
             (4096, 64),
             (16384, 64),
@@ -385,7 +387,7 @@ mod tests {
         }
         assert_eq!(near_buckets(2), 1);
         assert_eq!(near_buckets(7), 1);
-        // From the smallest table (one bucket per part) to one whose near part is 1/64.
+        // From the smallest table (one bucket per part) to one with the 8 MiB floor.
         for bytes in [2 * BUCKET_BYTES, 3 * BUCKET_BYTES, 1000, 1 << 20, 256 << 20] {
             let table = Table::with_bytes(bytes).unwrap();
             assert!(table.bytes() <= bytes);
