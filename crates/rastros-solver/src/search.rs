@@ -1173,18 +1173,12 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn traps(&mut self, f: &Frame, to: u8, turns: u32) -> bool {
         let g = self.shared.geo;
-        if g.nb[to as usize] & f.region & !f.poison & f.narrow == 0 {
-            debug_assert!(!Traps::new(g).forces_trap(
-                f.region & !(1 << to),
-                to,
-                f.my_poison,
-                f.poison,
-                turns
-            ));
+        let after = f.region & !(1 << to);
+        let mut traps = Traps::new(g);
+        if g.nb[to as usize] & after & !f.poison & f.narrow == 0 {
+            debug_assert!(!traps.forces_trap(after, to, f.my_poison, f.poison, turns));
             return false;
         }
-        let mut traps = Traps::new(g);
-        let after = f.region & !(1 << to);
         let found = traps.forces_trap(after, to, f.my_poison, f.poison, turns);
         self.stats.traps += traps.nodes;
         found
