@@ -37,10 +37,10 @@ use crate::key::{key_of, Key, Orientation};
 use crate::score::{to_absolute, to_relative, MATE};
 use crate::shallow::{Shallow, SHALLOW_PLIES};
 use crate::table::{Entry, Table};
-use crate::traps::{Memo, Traps, TRAP_DEPTH, TRAP_WIDTH, VALUE_TRAP_WIDTH};
+use crate::traps::{Memo, Traps, TRAP_DEPTH, TRAP_WIDTH};
 
-// `Frame::narrow` holds the cells with at most `width + 1` safe neighbours, for these widths.
-const _: () = assert!(TRAP_WIDTH == 3 && VALUE_TRAP_WIDTH == 2);
+// `Frame::narrow` holds the cells with at most `TRAP_WIDTH + 1` safe neighbours.
+const _: () = assert!(TRAP_WIDTH == 3);
 
 /// Beyond any score.
 pub(crate) const INF: i32 = 1000;
@@ -92,8 +92,7 @@ fn bounds(e: Entry, ply: i32) -> (i32, i32) {
 
 /// What the ordering needs to know about every cell two plies ahead: the bit planes of the
 /// number of its neighbours in the region, and the cells with exactly one neighbour the
-/// mover may safely step on; and, for the trap search of `width` 2 or 3, the cells with at
-/// most `width + 1`.
+/// mover may safely step on; and, for the trap search, the cells with at most four.
 struct Ahead {
     counts: [Bitboard; 4],
     one_safe: Bitboard,
@@ -102,19 +101,13 @@ struct Ahead {
 
 impl Ahead {
     #[inline]
-    fn new(g: &Geometry, region: Bitboard, my_poison: Bitboard, width: u32) -> Ahead {
+    fn new(g: &Geometry, region: Bitboard, my_poison: Bitboard) -> Ahead {
         let safe = g.board.neighbour_counts(region - my_poison);
-        // The planes are the count's bits: at most three is neither 8 nor 4; at most four
-        // is neither 8 nor 4 with 2 or 1.
-        let narrow = if width == 2 {
-            !(safe[2] | safe[3])
-        } else {
-            !(safe[3] | safe[2] & (safe[1] | safe[0]))
-        };
         Ahead {
             counts: g.board.neighbour_counts(region),
             one_safe: safe[0] - safe[1] - safe[2] - safe[3],
-            narrow,
+            // At most four: neither 8 nor 4 with 2 or 1 (the planes are the count's bits).
+            narrow: !(safe[3] | safe[2] & (safe[1] | safe[0])),
         }
     }
 }
@@ -549,14 +542,11 @@ struct Frame {
     /// The moves after which the opponent has a safe reply that leaves the mover no safe
     /// move (the first ordering key).
     trapped: u64,
-    /// The trap search's width here: [`VALUE_TRAP_WIDTH`] in a value window (as the node's
-    /// window was when its moves were ordered), else [`TRAP_WIDTH`].
-    trap_width: u32,
-    /// The cells with at most `trap_width + 1` neighbours the mover may safely step on
-    /// (every cell where the ordering did not count them). An opponent's reply to any other
-    /// cell leaves the mover more than `trap_width` safe moves, as the cell the mover came
-    /// from is the only one of them gone: too many for a trap, so a move whose safe replies
-    /// all go there is not given to the trap search.
+    /// The cells with at most four neighbours the mover may safely step on (every cell
+    /// where the ordering did not count them). An opponent's reply to any other cell leaves
+    /// the mover at least [`TRAP_WIDTH`] + 1 safe moves, as the cell the mover came from is
+    /// the only one of them gone: too many for a trap, so a move whose safe replies all go
+    /// there is not given to the trap search.
     narrow: u64,
     /// The cells the mover may not safely step on ([`Rules::my_poison`]).
     my_poison: u64,
@@ -581,7 +571,6 @@ impl Frame {
             child_keys: [None; 8],
             no_pockets: false,
             trapped: 0,
-            trap_width: TRAP_WIDTH,
             narrow: u64::MAX,
             my_poison: 0,
             poison: 0,
@@ -687,13 +676,6 @@ impl<'a> Searcher<'a> {
         let big = cells as u32 >= ETC_MIN_REGION;
         f.my_poison = rules.my_poison;
         f.poison = self.shared.geo.goal_zone(n.side, region);
-        // The trap search is narrower where the window asks for the value alone.
-        let value_window = MATE - ply - cells >= beta && -(MATE - ply - cells) <= alpha;
-        f.trap_width = if value_window {
-            VALUE_TRAP_WIDTH
-        } else {
-            TRAP_WIDTH
-        };
         let count = self.order_moves(
             region,
             base,
@@ -702,7 +684,7 @@ impl<'a> Searcher<'a> {
             f.poison,
             verdict,
             (&mut f.moves, &mut f.regions),
-            (&mut f.trapped, &mut f.narrow, f.trap_width),
+            (&mut f.trapped, &mut f.narrow),
         );
         self.prefetch_children(
             n,
@@ -975,7 +957,7 @@ impl<'a> Searcher<'a> {
         poison: u64,
         verdict: Option<u8>,
         (moves, regions): (&mut [u8; 8], &mut [u64; 8]),
-        (trapped, narrow, trap_width): (&mut u64, &mut u64, u32),
+        (trapped, narrow): (&mut u64, &mut u64),
     ) -> usize {
         if rules.safe & (rules.safe - 1) == 0 {
             // One safe move (about a fifth of the positions that get this far): nothing to
@@ -984,7 +966,7 @@ impl<'a> Searcher<'a> {
             return 1;
         }
         let g = self.shared.geo;
-        let two_plies = Ahead::new(g, Bitboard(region), Bitboard(rules.my_poison), trap_width);
+        let two_plies = Ahead::new(g, Bitboard(region), Bitboard(rules.my_poison));
         *narrow = two_plies.narrow.0;
         // Each move packed as `order << 16 | index << 8 | cell`: one small integer sort.
         let mut scored = [0u64; 8];
@@ -1197,7 +1179,7 @@ impl<'a> Searcher<'a> {
         let g = self.shared.geo;
         let after = f.region & !(1 << to);
         if g.nb[to as usize] & after & !f.poison & f.narrow == 0 {
-            debug_assert!(!Traps::new(g, &mut Memo::none(), f.trap_width).forces_trap(
+            debug_assert!(!Traps::new(g, &mut Memo::none()).forces_trap(
                 after,
                 to,
                 f.my_poison,
@@ -1206,18 +1188,12 @@ impl<'a> Searcher<'a> {
             ));
             return false;
         }
-        let mut traps = Traps::new(g, &mut self.trap_memo, f.trap_width);
+        let mut traps = Traps::new(g, &mut self.trap_memo);
         let found = traps.forces_trap(after, to, f.my_poison, f.poison, turns);
         self.stats.traps += traps.nodes;
         debug_assert_eq!(
             found,
-            Traps::new(g, &mut Memo::none(), f.trap_width).forces_trap(
-                after,
-                to,
-                f.my_poison,
-                f.poison,
-                turns
-            )
+            Traps::new(g, &mut Memo::none()).forces_trap(after, to, f.my_poison, f.poison, turns)
         );
         found
     }

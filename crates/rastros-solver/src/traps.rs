@@ -2,8 +2,7 @@
 //! where the mover has no safe move.
 //!
 //! After the mover's move the opponent (the hunter) looks for a safe reply that leaves the
-//! mover (the prey) no safe move, or at most a few of them (the width: [`TRAP_WIDTH`], or
-//! [`VALUE_TRAP_WIDTH`] in value windows), each answered again in
+//! mover (the prey) no safe move, or at most [`TRAP_WIDTH`] of them, each answered again in
 //! the same way, for at most [`TRAP_DEPTH`] more turns of the prey. A prey with no safe move
 //! has no move at all, or only moves into the hunter's goal or next to it, so it loses within
 //! two plies. Such a move therefore loses within `4 + 2t` plies if the trap closes within
@@ -21,10 +20,10 @@
 //! hunter positions searched lately, as the same cells visited in another order lead to the
 //! same position. None of these changes what is found, only how many positions are visited.
 //!
-//! The width is 3 in the windows of a distance search, where it makes the searches about a
-//! tenth faster, and 2 in value windows: there width 3 makes the search 2.2 times smaller
-//! but costs as much time as it saves, as the trap search visits about twice as many
-//! positions (width 4: five times smaller, and slower; see docs/EXPERIMENTS.md).
+//! Width 3 rather than 2 makes the value search 2.2 times smaller for as much time (the trap
+//! search visits about twice as many positions) and the distance searches about a tenth
+//! faster; width 4 shrinks the value search 5 times more but costs more than it saves (see
+//! docs/EXPERIMENTS.md).
 
 use rastros_core::Bitboard;
 
@@ -33,12 +32,8 @@ use crate::search::Geometry;
 /// Prey turns the hunter may take to close a trap.
 pub(crate) const TRAP_DEPTH: u32 = 6;
 
-/// Most safe moves the prey may have at a turn on the way for the line to count as narrow,
-/// in the windows of a distance search (see [`VALUE_TRAP_WIDTH`] for value windows).
+/// Most safe moves the prey may have at a turn on the way for the line to count as narrow.
 pub(crate) const TRAP_WIDTH: u32 = 3;
-
-/// The same in value windows, where the wider search costs as much time as it saves.
-pub(crate) const VALUE_TRAP_WIDTH: u32 = 2;
 
 /// Slots of a [`Memo`]: the repeats are close together, and 1,024 slots find nearly as many
 /// as 16,384 (see docs/EXPERIMENTS.md).
@@ -54,14 +49,14 @@ struct Slot {
     /// The free cells.
     free: u64,
     /// Bits 0-5 the snail, 6-7 and 8-9 which goal zone the prey and the hunter may not step
-    /// on ([`Traps::zone_tag`]), 10-13 the width, 14 set when in use, 15-17 the prey turns
-    /// searched, 18 whether a trap was found.
+    /// on ([`Traps::zone_tag`]), 10 set when in use, 11-13 the prey turns searched, 14
+    /// whether a trap was found.
     meta: u64,
 }
 
 /// The hunter positions a thread's trap searches saw last, in a direct-mapped array. A
-/// position's whole input is its free cells, the snail, the two players' unsafe cells
-/// (which goal zone, if any, each may not step on) and the width, so a slot answers exactly: a trap found
+/// position's whole input is its free cells, the snail, and the two players' unsafe cells
+/// (which goal zone, if any, each may not step on), so a slot answers exactly: a trap found
 /// within `d` turns is one within any more, and none within `d` turns means none within
 /// fewer.
 pub(crate) struct Memo {
@@ -90,20 +85,15 @@ pub(crate) struct Traps<'a> {
     memo: &'a mut [Slot],
     /// Each player's goal and the cells next to it.
     zones: [u64; 2],
-    /// Most safe moves the prey may have at a turn of a narrow line (at most 8).
-    width: u32,
 }
 
 impl<'a> Traps<'a> {
-    /// A search for traps of `width` (at most 8) that remembers its positions in `memo`.
-    pub fn new(g: &'a Geometry, memo: &'a mut Memo, width: u32) -> Traps<'a> {
-        debug_assert!(width <= 8);
+    pub fn new(g: &'a Geometry, memo: &'a mut Memo) -> Traps<'a> {
         Traps {
             g,
             nodes: 0,
             memo: &mut memo.slots,
             zones: [0, 1].map(|i| g.nb[g.goal[i] as usize] | 1 << g.goal[i]),
-            width,
         }
     }
 
@@ -133,7 +123,7 @@ impl<'a> Traps<'a> {
 
     /// Whether the hunter, to move with the snail on `at` and the cells `free` left, can
     /// force a position where the prey has no safe move, within `depth` more prey turns at
-    /// each of which the prey has at most the search's width of safe moves. `prey_unsafe` holds
+    /// each of which the prey has at most [`TRAP_WIDTH`] safe moves. `prey_unsafe` holds
     /// the cells the prey may not safely step on (the hunter's goal and the cells next to
     /// it while it is free), `hunter_unsafe` the same for the hunter; the prey's own goal
     /// counts as a safe move (it wins by it), so a prey next to it is never trapped.
@@ -186,14 +176,14 @@ impl<'a> Traps<'a> {
         if tags & 0b11 == 3 || tags >> 2 == 3 {
             return self.search(free, replies, prey_safe, prey_unsafe, hunter_unsafe, depth);
         }
-        let key = u64::from(at) | tags << 6 | u64::from(self.width) << 10 | 1 << 14;
+        let key = u64::from(at) | tags << 6 | 1 << 10;
         let hash =
             (free ^ key.wrapping_mul(0xD6E8_FEB8_6659_FD93)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let slot = (hash >> (64 - MEMO_SLOTS.trailing_zeros())) as usize;
         let seen = self.memo[slot];
-        if seen.free == free && seen.meta & 0x7FFF == key {
-            let searched = (seen.meta >> 15 & 7) as u32;
-            let found = seen.meta >> 18 & 1 != 0;
+        if seen.free == free && seen.meta & 0x7FF == key {
+            let searched = (seen.meta >> 11 & 7) as u32;
+            let found = seen.meta >> 14 & 1 != 0;
             if (found && searched <= depth) || (!found && searched >= depth) {
                 return found;
             }
@@ -201,7 +191,7 @@ impl<'a> Traps<'a> {
         let found = self.search(free, replies, prey_safe, prey_unsafe, hunter_unsafe, depth);
         self.memo[slot] = Slot {
             free,
-            meta: key | u64::from(depth) << 15 | u64::from(found) << 18,
+            meta: key | u64::from(depth) << 11 | u64::from(found) << 14,
         };
         found
     }
@@ -224,7 +214,7 @@ impl<'a> Traps<'a> {
             let safe = nb[r as usize] & prey_safe;
             debug_assert!(safe != 0, "no reply closes the trap at once");
             let count = safe.count_ones();
-            if count > self.width {
+            if count > TRAP_WIDTH {
                 continue;
             }
             let after = free & !(1 << r);
@@ -331,8 +321,7 @@ mod tests {
     /// The trap rule as the module documentation states it, with none of the search's
     /// shortcuts (no dilation, no order, one call a position): the reference the fast
     /// search must agree with exactly.
-    fn reference(g: &Geometry, free: u64, at: u8, unsafe_: (u64, u64), wd: (u32, u32)) -> bool {
-        let (width, depth) = wd;
+    fn reference(g: &Geometry, free: u64, at: u8, unsafe_: (u64, u64), depth: u32) -> bool {
         let (prey_unsafe, hunter_unsafe) = unsafe_;
         let mut replies = g.nb[at as usize] & free & !hunter_unsafe;
         while replies != 0 {
@@ -343,14 +332,14 @@ mod tests {
             if safe == 0 {
                 return true;
             }
-            if depth == 0 || safe.count_ones() > width {
+            if depth == 0 || safe.count_ones() > TRAP_WIDTH {
                 continue;
             }
             let mut all = true;
             while safe != 0 {
                 let s = safe.trailing_zeros() as u8;
                 safe &= safe - 1;
-                all &= reference(g, after & !(1 << s), s, unsafe_, (width, depth - 1));
+                all &= reference(g, after & !(1 << s), s, unsafe_, depth - 1);
             }
             if all {
                 return true;
@@ -359,9 +348,8 @@ mod tests {
         false
     }
 
-    /// The trap search finds exactly the traps of the plain rule at both widths, with or
-    /// without a memo (asked twice, the second time at another width and depth, so that it
-    /// answers from what it kept), and every trap
+    /// The trap search finds exactly the traps of the plain rule, with or without a memo
+    /// (asked twice, at two depths, so that it answers from what it kept), and every trap
     /// found is a win for the hunter within `3 + 2 * depth` plies by the plain budget-limited
     /// search, on random positions of several boards.
     #[test]
@@ -380,41 +368,31 @@ mod tests {
                 }
                 let free = random_free(&mut rng, &g, snail, 30..80);
                 let side = rng.random_range(0..2u8);
-                let width = rng.random_range(VALUE_TRAP_WIDTH..=TRAP_WIDTH);
                 let depth = rng.random_range(0..=TRAP_DEPTH);
                 let unsafe_ = (g.goal_zone(side, free), g.goal_zone(side ^ 1, free));
-                let search = |memo: &mut Memo, (width, depth): (u32, u32)| {
-                    let mut t = Traps::new(&g, memo, width);
+                let search = |memo: &mut Memo, depth: u32| {
+                    let mut t = Traps::new(&g, memo);
                     let found = t.forces_trap(free, snail, unsafe_.0, unsafe_.1, depth);
                     (found, t.nodes)
                 };
-                let (found, _) = search(&mut Memo::none(), (width, depth));
+                let (found, _) = search(&mut Memo::none(), depth);
                 checked += 1;
-                let at = |(width, depth)| {
-                    format!("{w}x{h}: free {free:#x}, snail {snail}, side {side}, width {width}, depth {depth}")
-                };
                 assert_eq!(
                     found,
-                    reference(&g, free, snail, unsafe_, (width, depth)),
-                    "{}",
-                    at((width, depth))
+                    reference(&g, free, snail, unsafe_, depth),
+                    "{w}x{h}: free {free:#x}, snail {snail}, side {side}, depth {depth}"
                 );
-                // Asked again with the memo, then at another width and depth.
-                let again = (
-                    rng.random_range(VALUE_TRAP_WIDTH..=TRAP_WIDTH),
-                    rng.random_range(0..=TRAP_DEPTH),
-                );
-                for wd in [(width, depth), again] {
-                    let (remembered, nodes) = search(&mut memo, wd);
+                let again = rng.random_range(0..=TRAP_DEPTH);
+                for d in [depth, again] {
+                    let (remembered, nodes) = search(&mut memo, d);
                     assert_eq!(
                         remembered,
-                        reference(&g, free, snail, unsafe_, wd),
-                        "{} (memo)",
-                        at(wd)
+                        reference(&g, free, snail, unsafe_, d),
+                        "{w}x{h}: free {free:#x}, snail {snail}, side {side}, depth {d} (memo)"
                     );
-                    if wd == again {
+                    if d == again {
                         with_memo += nodes;
-                        without += search(&mut Memo::none(), wd).1;
+                        without += search(&mut Memo::none(), d).1;
                     }
                 }
                 if found {
@@ -423,19 +401,18 @@ mod tests {
                     let budget = 3 + 2 * depth as i32;
                     assert!(
                         Shallow::new(&g).wins_within(hunter, budget),
-                        "{}",
-                        at((width, depth))
+                        "{w}x{h}: free {free:#x}, snail {snail}, side {side}, depth {depth}"
                     );
                 }
             }
         }
-        // 16,862 positions and 6,457 traps with this seed.
+        // 16,841 positions and 6,581 traps with this seed.
         assert!(
             checked > 15_000 && traps > 3_000,
             "{checked} positions, {traps} traps"
         );
-        // The second questions are answered in part from the memo (64,939 positions visited
-        // against 75,598 with this seed).
+        // The second questions are answered in part from the memo (81,504 positions visited
+        // against 113,025 with this seed).
         assert!(
             with_memo < without,
             "{with_memo} positions against {without}"
