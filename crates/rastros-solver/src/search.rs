@@ -37,10 +37,10 @@ use crate::key::{key_of, Key, Orientation};
 use crate::score::{to_absolute, to_relative, MATE};
 use crate::shallow::{Shallow, SHALLOW_PLIES};
 use crate::table::{Entry, Table};
-use crate::traps::{Memo, Traps, TRAP_DEPTH, TRAP_WIDTH};
+use crate::traps::{Traps, TRAP_DEPTH, TRAP_WIDTH};
 
 // `Frame::narrow` holds the cells with at most `TRAP_WIDTH + 1` safe neighbours.
-const _: () = assert!(TRAP_WIDTH == 3);
+const _: () = assert!(TRAP_WIDTH == 2);
 
 /// Beyond any score.
 pub(crate) const INF: i32 = 1000;
@@ -92,7 +92,7 @@ fn bounds(e: Entry, ply: i32) -> (i32, i32) {
 
 /// What the ordering needs to know about every cell two plies ahead: the bit planes of the
 /// number of its neighbours in the region, and the cells with exactly one neighbour the
-/// mover may safely step on; and, for the trap search, the cells with at most four.
+/// mover may safely step on; and, for the trap search, the cells with at most three.
 struct Ahead {
     counts: [Bitboard; 4],
     one_safe: Bitboard,
@@ -106,8 +106,7 @@ impl Ahead {
         Ahead {
             counts: g.board.neighbour_counts(region),
             one_safe: safe[0] - safe[1] - safe[2] - safe[3],
-            // At most four: neither 8 nor 4 with 2 or 1 (the planes are the count's bits).
-            narrow: !(safe[3] | safe[2] & (safe[1] | safe[0])),
+            narrow: !(safe[2] | safe[3]),
         }
     }
 }
@@ -542,7 +541,7 @@ struct Frame {
     /// The moves after which the opponent has a safe reply that leaves the mover no safe
     /// move (the first ordering key).
     trapped: u64,
-    /// The cells with at most four neighbours the mover may safely step on (every cell
+    /// The cells with at most three neighbours the mover may safely step on (every cell
     /// where the ordering did not count them). An opponent's reply to any other cell leaves
     /// the mover at least [`TRAP_WIDTH`] + 1 safe moves, as the cell the mover came from is
     /// the only one of them gone: too many for a trap, so a move whose safe replies all go
@@ -599,8 +598,6 @@ pub(crate) struct Searcher<'a> {
     flushed: u64,
     /// For the next node searched only (taken first thing there).
     hint: PocketHint,
-    /// The trap search's recent positions.
-    trap_memo: Memo,
 }
 
 impl<'a> Searcher<'a> {
@@ -612,7 +609,6 @@ impl<'a> Searcher<'a> {
             aborted: false,
             flushed: 0,
             hint: PocketHint::Unknown,
-            trap_memo: Memo::new(),
         }
     }
 
@@ -1178,23 +1174,13 @@ impl<'a> Searcher<'a> {
     fn traps(&mut self, f: &Frame, to: u8, turns: u32) -> bool {
         let g = self.shared.geo;
         let after = f.region & !(1 << to);
+        let mut traps = Traps::new(g);
         if g.nb[to as usize] & after & !f.poison & f.narrow == 0 {
-            debug_assert!(!Traps::new(g, &mut Memo::none()).forces_trap(
-                after,
-                to,
-                f.my_poison,
-                f.poison,
-                turns
-            ));
+            debug_assert!(!traps.forces_trap(after, to, f.my_poison, f.poison, turns));
             return false;
         }
-        let mut traps = Traps::new(g, &mut self.trap_memo);
         let found = traps.forces_trap(after, to, f.my_poison, f.poison, turns);
         self.stats.traps += traps.nodes;
-        debug_assert_eq!(
-            found,
-            Traps::new(g, &mut Memo::none()).forces_trap(after, to, f.my_poison, f.poison, turns)
-        );
         found
     }
 
