@@ -17,6 +17,7 @@ skips.
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -176,6 +177,7 @@ def main():
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.kill()
+        shutil.rmtree(profile, ignore_errors=True)
     print(f"browser test: {results['passed']} passed, {results['failed']} failed")
 
 
