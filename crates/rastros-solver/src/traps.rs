@@ -37,11 +37,20 @@ pub(crate) struct Traps<'a> {
     g: &'a Geometry,
     /// Positions visited (the hunter to move).
     pub nodes: u64,
+    /// The cells the prey may not safely step on, and those the hunter may, as given to
+    /// [`forces_trap`](Traps::forces_trap): kept here rather than passed down every call.
+    prey_unsafe: u64,
+    hunter_safe: u64,
 }
 
 impl<'a> Traps<'a> {
     pub fn new(g: &'a Geometry) -> Traps<'a> {
-        Traps { g, nodes: 0 }
+        Traps {
+            g,
+            nodes: 0,
+            prey_unsafe: 0,
+            hunter_safe: 0,
+        }
     }
 
     /// Whether one of the hunter's safe `replies` is next to no cell of `prey_safe` (the
@@ -66,28 +75,23 @@ impl<'a> Traps<'a> {
         depth: u32,
     ) -> bool {
         self.nodes += 1;
-        let replies = self.g.nb[at as usize] & free & !hunter_unsafe;
+        self.prey_unsafe = prey_unsafe;
+        self.hunter_safe = !hunter_unsafe;
+        let replies = self.g.nb[at as usize] & free & self.hunter_safe;
         let prey_safe = free & !prey_unsafe;
         if self.closes_at_once(replies, prey_safe) {
             return true;
         }
-        depth > 0 && self.closes_later(free, replies, prey_safe, prey_unsafe, hunter_unsafe, depth)
+        depth > 0 && self.closes_later(free, replies, prey_safe, depth)
     }
 
     /// [`forces_trap`](Traps::forces_trap) where none of the hunter's safe `replies` closes
     /// the trap at once and `depth` is at least 1 (the position already counted by the
     /// caller); `prey_safe` is `free` without `prey_unsafe`. Each prey move's position is
     /// tested for a trap that closes at once before any call (most of them end there).
-    fn closes_later(
-        &mut self,
-        free: u64,
-        mut replies: u64,
-        prey_safe: u64,
-        prey_unsafe: u64,
-        hunter_unsafe: u64,
-        depth: u32,
-    ) -> bool {
+    fn closes_later(&mut self, free: u64, mut replies: u64, prey_safe: u64, depth: u32) -> bool {
         let nb = &self.g.nb;
+        let (prey_unsafe, hunter_safe) = (self.prey_unsafe, self.hunter_safe);
         'reply: while replies != 0 {
             let r = replies.trailing_zeros();
             replies &= replies - 1;
@@ -103,7 +107,7 @@ impl<'a> Traps<'a> {
             // and one escape refutes the reply.
             let mut first = safe.trailing_zeros() as u8;
             let mut second = (safe & (safe - 1)).trailing_zeros() as u8;
-            let replies_from = |c: u8| nb[c as usize] & after & !hunter_unsafe;
+            let replies_from = |c: u8| nb[c as usize] & after & hunter_safe;
             if depth > 1
                 && second < 64
                 && replies_from(second).count_ones() < replies_from(first).count_ones()
@@ -121,16 +125,7 @@ impl<'a> Traps<'a> {
                 if self.closes_at_once(hunter_replies, left_safe) {
                     continue;
                 }
-                if depth == 1
-                    || !self.closes_later(
-                        left,
-                        hunter_replies,
-                        left_safe,
-                        prey_unsafe,
-                        hunter_unsafe,
-                        depth - 1,
-                    )
-                {
+                if depth == 1 || !self.closes_later(left, hunter_replies, left_safe, depth - 1) {
                     continue 'reply;
                 }
             }
