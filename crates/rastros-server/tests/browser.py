@@ -9,7 +9,12 @@ Starts `rastros serve --listen 127.0.0.1:0`, loads the page and:
 - moves with the keyboard (numpad End = south-west);
 - switches to Italian and checks the page says "Scia di bava"; opens the rules;
 - turns the analysis on for a 7x7 position and checks every legal move is marked;
-- takes screenshots (desktop and a phone-sized window) into OUT_DIR.
+- checks the keyboard: the rules dialog keeps the keys from the game, the focus stays on
+  the board after a move, only legal moves are Tab stops;
+- answers an illegal click, starts 8x8 (no centre cell) on d4, explains a bad start cell
+  in French and leaves no stale board;
+- takes screenshots (desktop and a phone-sized window) into OUT_DIR, and checks the phone's
+  tap targets and that the rules open at their top.
 
 Exits non-zero on any failure, including a missing Chromium or chromedriver: it never
 skips.
@@ -159,6 +164,71 @@ def main():
         check("cells are labelled for screen readers", "b4" in label and "wins in 35" in label, label)
         driver.save_screenshot(os.path.join(out_dir, "browser-analysis.png"))
 
+        # The rules are open: the game behind them takes no keys; Escape closes them and gives
+        # the focus back to the Rules button.
+        driver.get(url + "#board=7x7&side=1&level=perfect")
+        driver.refresh()
+        wait.until(settled)
+        driver.find_element(By.ID, "rules-button").click()
+        wait.until(lambda d: d.find_element(By.ID, "rules-text").text.strip() != "")
+        active = driver.switch_to.active_element
+        for key in (Keys.ARROW_UP, Keys.PAGE_DOWN, Keys.END):
+            active.send_keys(key)
+        time.sleep(0.5)
+        check("keys do not move the snail while the rules are open", played() == 0, str(played()))
+        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        wait.until(lambda d: not d.find_element(By.ID, "rules").is_displayed())
+        check(
+            "Escape closes the rules and focuses the Rules button",
+            driver.switch_to.active_element.get_attribute("id") == "rules-button",
+        )
+
+        # The keyboard stays on the board after a move and the computer's answer.
+        driver.execute_script("document.querySelector('[data-legal=\"true\"]').focus()")
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait.until(lambda d: played() >= 2 and game().get_attribute("data-busy") == "false")
+        on_board = driver.execute_script("return !!document.activeElement.closest('#board')")
+        check("the focus stays on the board after a move", on_board)
+        tab_stops = driver.execute_script(
+            "return document.querySelectorAll('#board [tabindex=\"0\"]').length"
+        )
+        legal = len(driver.find_elements(By.CSS_SELECTOR, '[data-legal="true"]'))
+        check("only the legal moves are Tab stops on the board", tab_stops == legal > 0, f"{tab_stops} {legal}")
+
+        # A click on a cell that is not a legal move says so.
+        driver.find_element(By.CSS_SELECTOR, ".cell.slime").click()
+        note = driver.find_element(By.ID, "note").text
+        check("an illegal click is answered", "is not a legal move" in note, repr(note))
+
+        # A board without a centre cell from the setup form: the start is filled in (d4 on 8x8).
+        size = driver.find_element(By.ID, "board-size")
+        size.clear()
+        size.send_keys("8x8")
+        driver.find_element(By.ID, "start").clear()
+        Select(driver.find_element(By.ID, "level")).select_by_value("easy")
+        driver.find_element(By.ID, "new").click()
+        wait.until(lambda d: "board=8x8" in d.current_url and settled(d))
+        snail = driver.find_element(By.CSS_SELECTOR, ".cell.snail").get_attribute("data-cell")
+        check("8x8 starts on d4 without a start cell given", snail == "d4", snail)
+        check("8x8 starts without an error", driver.find_element(By.ID, "note").text == "")
+
+        # A start cell off the board: a message in the page's language, and no stale board.
+        Select(driver.find_element(By.ID, "lang")).select_by_value("fr")
+        wait.until(lambda d: d.find_element(By.ID, "new").text == "Nouvelle partie")
+        start = driver.find_element(By.ID, "start")
+        start.clear()
+        start.send_keys("zz9")
+        driver.find_element(By.ID, "new").click()
+        wait.until(lambda d: d.find_element(By.ID, "note").text != "")
+        note = driver.find_element(By.ID, "note").text
+        check("a bad start cell is explained in French", note.startswith("La case de départ zz9"), repr(note))
+        check("a bad start cell leaves no board to click", not driver.find_elements(By.CSS_SELECTOR, "[data-cell]"))
+        Select(driver.find_element(By.ID, "lang")).select_by_value("en")
+        wait.until(lambda d: d.find_element(By.ID, "new").text == "New game")
+        driver.get(url + "#board=7x7&moves=c3,b3&level=perfect&side=1")
+        driver.refresh()
+        wait.until(settled)
+
         # A phone-sized window: the board fits the width.
         driver.set_window_size(390, 844)
         time.sleep(0.5)
@@ -170,6 +240,20 @@ def main():
         scroll = driver.execute_script("return document.documentElement.scrollWidth")
         check("phone: nothing scrolls sideways", scroll <= width, f"{scroll} > {width}")
         driver.save_screenshot(os.path.join(out_dir, "browser-phone.png"))
+        heights = driver.execute_script(
+            "return ['undo', 'hint', 'new', 'lang', 'level'].map("
+            "id => document.getElementById(id).getBoundingClientRect().height)"
+        )
+        check("phone: buttons and menus are at least 44 px tall", min(heights) >= 44, str(heights))
+        driver.find_element(By.ID, "rules-button").click()
+        wait.until(lambda d: d.find_element(By.ID, "rules-text").text.strip() != "")
+        time.sleep(0.3)
+        top = driver.execute_script(
+            "const s = document.getElementById('rules-sheet');"
+            "return [s.scrollTop, document.getElementById('rules-title').getBoundingClientRect().top]"
+        )
+        check("phone: the rules open at their top", top[0] == 0 and top[1] >= 0, str(top))
+        driver.save_screenshot(os.path.join(out_dir, "browser-phone-rules.png"))
     finally:
         driver.quit()
         server.terminate()

@@ -2,7 +2,7 @@
 // the server answers every question about it, and this module only draws and listens.
 
 import * as api from "./api.js";
-import { drawBoard, keyTarget } from "./board.js";
+import { boardSize, cellName, drawBoard, keyTarget } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const LEVELS = ["perfect", "strong", "easy"];
@@ -29,6 +29,7 @@ function readHash() {
   const side = params.get("side");
   game.side = side === "2" ? 2 : side === "random" ? randomSide() : 1;
   game.analysis = params.get("analysis") === "1";
+  if (!game.start) game.start = defaultStart(game.board);
 }
 
 function writeHash() {
@@ -45,6 +46,16 @@ function writeHash() {
 
 const randomSide = () => (Math.random() < 0.5 ? 1 : 2);
 
+/**
+ * The start cell of a board that has no centre cell (an even side): the lower left of the
+ * central cells, d4 on 8x8; "" where the centre exists (the server then uses it).
+ */
+function defaultStart(board) {
+  const { width, height } = boardSize(board);
+  if (!(width >= 2 && height >= 2) || (width % 2 === 1 && height % 2 === 1)) return "";
+  return cellName(Math.floor((width - 1) / 2), Math.floor((height - 1) / 2));
+}
+
 // What is drawn now, and a counter that makes late answers to old questions harmless.
 let view = { state: null, marks: {}, best: [], hint: null, note: "", summary: "" };
 let generation = 0;
@@ -53,8 +64,24 @@ function setBusy(busy) {
   $("game").dataset.busy = busy ? "true" : "false";
 }
 
+/** The server's error in the page's language: its message names the field at fault. */
+function errorText(error) {
+  const message = String(error.message || "");
+  if (error.status === 503) return t("page-error-busy");
+  if (error.status === 408) return t("page-error-timeout");
+  if (error.status === 400) {
+    if (message.startsWith("board:")) return t("page-bad-board", { board: game.board });
+    if (message.startsWith("start:")) {
+      return t("page-bad-start", { cell: game.start, example: defaultStart(game.board) || "a1" });
+    }
+    const move = message.match(/^move (\d+) '([^']*)'/);
+    if (move) return t("page-bad-move", { n: move[1], cell: move[2] });
+  }
+  return t("page-error", { message });
+}
+
 function showError(error) {
-  view.note = t("page-error", { message: error.message });
+  view.note = errorText(error);
   render();
 }
 
@@ -68,6 +95,8 @@ async function update() {
     state = await api.position(game);
   } catch (error) {
     if (mine === generation) {
+      // No game to show: the board of the game before must not stay playable.
+      view.state = null;
       setBusy(false);
       showError(error);
     }
@@ -121,9 +150,11 @@ async function update() {
 function statusText(state) {
   if (state.outcome) {
     const { winner, reason } = state.outcome;
-    return reason === "goal"
+    const how = reason === "goal"
       ? t("win-goal", { player: winner })
       : t("win-no-move", { winner, loser: 3 - winner });
+    if (game.analysis) return how;
+    return `${t(winner === game.side ? "page-you-win" : "page-you-lose")} ${how}`;
   }
   if ($("game").dataset.busy === "true" && !game.analysis) return t("engine-thinking");
   if (game.analysis) return t("to-move", { player: state.side_to_move });
@@ -132,12 +163,34 @@ function statusText(state) {
     : t("to-move", { player: state.side_to_move });
 }
 
+/** Whether the person may move now: their turn (any turn in analysis), nothing pending. */
+function personToMove(state) {
+  if (!state || state.outcome || $("game").dataset.busy === "true") return false;
+  return game.analysis || state.side_to_move === game.side;
+}
+
+/** Whether a move of the person's own is among the moves played (what Undo takes back). */
+function personHasMoved(state) {
+  const played = state.played.length;
+  return game.analysis ? played > 0 : played >= game.side;
+}
+
 function render() {
   const state = view.state;
+  const busy = $("game").dataset.busy === "true";
   if (!state) {
+    $("status").textContent = "";
+    $("summary").textContent = "";
     $("note").textContent = view.note;
+    $("board").replaceChildren();
+    $("moves").replaceChildren();
+    $("undo").disabled = true;
+    $("hint").disabled = true;
     return;
   }
+  // A redrawn board keeps the keyboard on it: the same cell, or the snail where that cell
+  // is gone (the move just played).
+  const focused = document.activeElement?.closest?.("#board") ? document.activeElement.dataset.cell : null;
   const root = $("game");
   root.dataset.toMove = String(state.side_to_move);
   root.dataset.outcome = state.outcome ? String(state.outcome.winner) : "";
@@ -148,9 +201,15 @@ function render() {
     marks: view.marks,
     best: game.analysis ? view.best : [],
     hint: view.hint,
+    yours: personToMove(state),
     t,
     onCell: play,
   });
+  if (focused) {
+    const board = $("board");
+    const same = board.querySelector(`[data-cell="${focused}"][tabindex="0"]`);
+    (same || board.querySelector(".snail"))?.focus({ preventScroll: true });
+  }
   const list = $("moves");
   list.replaceChildren(
     ...state.played.map((cell, i) => {
@@ -161,22 +220,30 @@ function render() {
     }),
   );
   list.scrollTop = list.scrollHeight;
-  $("undo").disabled = state.played.length === 0;
-  $("hint").disabled = !!state.outcome;
+  $("undo").disabled = busy || !personHasMoved(state);
+  $("hint").disabled = busy || !!state.outcome;
 }
 
 /** The person moves the snail to `cell` (when it is their turn and the move is legal). */
 function play(cell) {
   const state = view.state;
-  if (!state || state.outcome || $("game").dataset.busy === "true") return;
-  if (!game.analysis && state.side_to_move !== game.side) return;
-  if (!state.legal_moves.includes(cell)) return;
+  if (!state || state.outcome) return;
+  if (!personToMove(state)) {
+    view.note = t("page-wait");
+    render();
+    return;
+  }
+  if (!state.legal_moves.includes(cell)) {
+    view.note = t("page-illegal", { cell });
+    render();
+    return;
+  }
   game.moves.push(cell);
   update();
 }
 
 function undo() {
-  if (!game.moves.length) return;
+  if (!view.state || !personHasMoved(view.state) || $("game").dataset.busy === "true") return;
   game.moves.pop();
   // Against the computer, go back to the person's own turn.
   const sideToMove = (game.moves.length % 2) + 1;
@@ -205,7 +272,7 @@ async function hint() {
 function newGame() {
   const size = $("board-size").value.trim().toLowerCase();
   game.board = /^\d+x\d+$/.test(size) ? size : "7x7";
-  game.start = $("start").value.trim().toLowerCase();
+  game.start = $("start").value.trim().toLowerCase() || defaultStart(game.board);
   game.level = $("level").value;
   const side = $("side").value;
   game.side = side === "random" ? randomSide() : Number(side);
@@ -254,15 +321,36 @@ async function showRules() {
     }),
   );
   $("rules").hidden = false;
-  $("rules-close").focus();
+  // The sheet itself takes the focus, at its top: on a phone, focusing Close would scroll
+  // the rules to their end.
+  const sheet = $("rules-sheet");
+  sheet.scrollTop = 0;
+  sheet.focus({ preventScroll: true });
+}
+
+function closeRules() {
+  $("rules").hidden = true;
+  $("rules-button").focus();
+}
+
+/** Keys while the rules are open: Escape closes them, Tab stays inside; the game sleeps. */
+function onRulesKey(event) {
+  if (event.key === "Escape") {
+    event.preventDefault();
+    closeRules();
+  } else if (event.key === "Tab") {
+    event.preventDefault();
+    const close = $("rules-close");
+    (document.activeElement === close ? $("rules-sheet") : close).focus();
+  }
 }
 
 function onKey(event) {
-  if (event.target.closest("input, select, textarea")) return;
-  if (event.key === "Escape") {
-    $("rules").hidden = true;
+  if (!$("rules").hidden) {
+    onRulesKey(event);
     return;
   }
+  if (event.target.closest("input, select, textarea")) return;
   const state = view.state;
   if (!state) return;
   const target = keyTarget(event, state.snail);
@@ -286,6 +374,11 @@ async function main() {
   readHash();
   fillSetup();
   $("new").addEventListener("click", newGame);
+  // A start cell filled in for the board before is not meant for the next one.
+  $("board-size").addEventListener("change", () => {
+    const start = $("start");
+    if (start.value.trim().toLowerCase() === defaultStart(game.board)) start.value = "";
+  });
   $("undo").addEventListener("click", undo);
   $("hint").addEventListener("click", hint);
   $("analysis").addEventListener("change", (e) => {
@@ -294,9 +387,7 @@ async function main() {
   });
   $("lang").addEventListener("change", (e) => setLanguage(e.target.value).catch(showError));
   $("rules-button").addEventListener("click", () => showRules().catch(showError));
-  $("rules-close").addEventListener("click", () => {
-    $("rules").hidden = true;
-  });
+  $("rules-close").addEventListener("click", closeRules);
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", () => {
     readHash();

@@ -38,9 +38,11 @@ export function keyTarget(event, snail) {
 /**
  * Draws `state` (an /api/position answer) into `root`: coordinates, goals with their owner,
  * slime, snail, legal moves; `marks` maps cells to analysis verdicts, `best` lists the
- * optimal moves, `hint` is a cell to point at. `t` gives the page's texts.
+ * optimal moves, `hint` is a cell to point at. `yours` says whether the person may move now:
+ * only then are the legal moves marked and reachable with Tab (the other cells are still
+ * focusable by the page, to keep the keyboard on the board). `t` gives the page's texts.
  */
-export function drawBoard(root, state, { marks = {}, best = [], hint = null, t, onCell }) {
+export function drawBoard(root, state, { marks = {}, best = [], hint = null, yours = true, t, onCell }) {
   const { width, height } = boardSize(state.board);
   const legal = new Set(state.legal_moves);
   const slime = new Set(state.slime);
@@ -49,6 +51,8 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, t, 
   root.style.setProperty("--files", width);
   root.style.setProperty("--ranks", height);
   root.replaceChildren();
+  root.setAttribute("role", "group");
+  root.setAttribute("aria-label", t("page-board"));
   const label = (text, cls) => {
     const span = document.createElement("span");
     span.className = cls;
@@ -64,6 +68,7 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, t, 
       cell.type = "button";
       cell.className = "cell";
       cell.dataset.cell = name;
+      cell.tabIndex = -1;
       const words = [name];
       if (name === state.snail) {
         cell.classList.add("snail");
@@ -88,10 +93,13 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, t, 
         snail.className = "shell";
         cell.append(snail);
       }
-      if (legal.has(name)) {
+      if (legal.has(name) && yours) {
         cell.dataset.legal = "true";
         cell.classList.add("legal");
+        cell.tabIndex = 0;
         words.push(t("page-cell-legal"));
+      }
+      if (legal.has(name)) {
         const verdict = marks[name];
         if (verdict) {
           const tag = document.createElement("span");
@@ -106,9 +114,8 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, t, 
           cell.classList.add("best");
           words.push(t("page-cell-best"));
         }
-      } else {
-        cell.setAttribute("aria-disabled", "true");
       }
+      if (cell.tabIndex !== 0) cell.setAttribute("aria-disabled", "true");
       if (hint === name) cell.classList.add("hint");
       cell.setAttribute("aria-label", words.join(", "));
       cell.addEventListener("click", () => onCell(name));
