@@ -14,7 +14,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use common::{build_book, command, ok, rng, run_command, s, scratch, wait, Run, TIME_LIMIT};
+use common::{
+    build_book, command, fails_with, ok, rng, run_command, s, scratch, wait, Run, TIME_LIMIT,
+};
 use rand::RngExt;
 
 /// Every subcommand as a quick run that succeeds on the fixture. Placeholders: `{book}`,
@@ -140,6 +142,7 @@ const NUMBERS: &[(&str, &str)] = &[
     ("split", "--depth"),
     ("split", "--max-units"),
     ("solve-unit", "--threads"),
+    ("play", "--threads"),
 ];
 
 /// The odd numbers every numeric argument gets.
@@ -605,4 +608,79 @@ fn concurrent_runs_on_the_same_files_lose_nothing_and_say_who_is_in_the_way() {
     }
     // At least once the second build must have met the first one.
     assert!(refused > 0, "the builds never overlapped");
+}
+
+/// Outputs that cannot take a file are refused before the work, not after it (an 8x8
+/// certificate or survey would run far past the time limit), and nothing but a regular file
+/// is replaced or read: not a folder, a symbolic link or a device.
+#[cfg(unix)]
+#[test]
+fn outputs_are_checked_before_the_work_and_only_regular_files_are_used() {
+    let tmp = scratch();
+    let p = |name: &str| s(&tmp.path().join(name)).to_string();
+    fs::create_dir(tmp.path().join("folder")).unwrap();
+    fs::write(tmp.path().join("target"), b"kept").unwrap();
+    std::os::unix::fs::symlink(tmp.path().join("target"), tmp.path().join("link")).unwrap();
+    let eight = ["--board", "8x8", "--start", "d4"];
+
+    fn certify<'a>(eight: &[&'a str], out: &'a str) -> Vec<&'a str> {
+        [&["certify"][..], eight, &["--out", out]].concat()
+    }
+    fails_with(
+        &certify(&eight, &format!("{}/", p("folder"))),
+        "names a folder, not a file",
+    );
+    fails_with(&certify(&eight, &p("folder")), "it is a folder");
+    fails_with(&certify(&eight, &p("link")), "symbolic link");
+    fails_with(
+        &certify(&eight, &p("gone/cert")),
+        "its folder does not exist",
+    );
+    assert!(fs::symlink_metadata(tmp.path().join("link"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(fs::read(tmp.path().join("target")).unwrap(), b"kept");
+
+    fails_with(
+        &["survey", "--boards", "8x8", "--out", &p("target")],
+        "not a folder",
+    );
+    fails_with(
+        &["solve", "--resume", "/dev/zero", "--board", "5x5"],
+        "cannot read checkpoint /dev/zero: not a regular file",
+    );
+    fails_with(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--threads",
+            "20",
+            "--hash-mb",
+            "16",
+        ],
+        "--threads 20: every slot needs at least 1 MiB of --hash-mb",
+    );
+
+    // A survey file with two rows for one start, or cut off mid-row, is refused by name.
+    let survey = tmp.path().join("survey");
+    fs::create_dir(&survey).unwrap();
+    let csv = survey.join("survey.csv");
+    for (text, why) in [
+        (
+            "width,height,start,value,dte\n3,3,b3,win,3\n3,3,b3,loss,4\n",
+            "second row for b3",
+        ),
+        (
+            "width,height,start,value,dte\n3,3,b3,win,3\n3,3,c3,lo",
+            "cut off",
+        ),
+    ] {
+        fs::write(&csv, text).unwrap();
+        let args = ["survey", "--boards", "3x3", "--merge", "--out", s(&survey)];
+        let stderr = common::fails(&args);
+        assert!(stderr.contains(s(&csv)) && stderr.contains(why), "{stderr}");
+        assert_eq!(fs::read_to_string(&csv).unwrap(), text);
+    }
 }

@@ -80,15 +80,76 @@ impl std::error::Error for IoError {
     }
 }
 
+/// Refuses to read anything but a regular file (or a link to one): a device such as
+/// `/dev/zero` or a pipe has no end to read to.
+fn regular_input(path: &Path, what: &str) -> Result<(), IoError> {
+    let err = |e: io::Error| IoError::new(format!("read {what}"), path, e);
+    let meta = fs::metadata(path).map_err(err)?;
+    if meta.is_file() {
+        Ok(())
+    } else if meta.is_dir() {
+        Err(err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "it is a folder",
+        )))
+    } else {
+        Err(err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        )))
+    }
+}
+
 /// Reads the whole file `path`; `what` names it in errors (`cannot read WHAT PATH: ...`).
+/// Only regular files are read (not devices or pipes).
 pub fn read(path: &Path, what: &str) -> Result<Vec<u8>, IoError> {
+    regular_input(path, what)?;
     fs::read(path).map_err(|e| IoError::new(format!("read {what}"), path, e))
 }
 
 /// Reads the whole text file `path`; `what` names it in errors. Invalid UTF-8 is an error
-/// of kind [`io::ErrorKind::InvalidData`].
+/// of kind [`io::ErrorKind::InvalidData`]. Only regular files are read.
 pub fn read_to_string(path: &Path, what: &str) -> Result<String, IoError> {
+    regular_input(path, what)?;
     fs::read_to_string(path).map_err(|e| IoError::new(format!("read {what}"), path, e))
+}
+
+/// Checks that `path` can take a file written by [`write_atomic`], before any work is
+/// done for it: it names a file (not `/` or a path ending in a separator), its folder
+/// exists, and nothing but a regular file is there already. A folder, a device (such as
+/// `/dev/null`), a pipe or a symbolic link is refused rather than replaced by the rename.
+/// `what` names the file in errors (`cannot write WHAT PATH: ...`).
+pub fn check_output(path: &Path, what: &str) -> Result<(), IoError> {
+    let refuse = |why: &str| {
+        Err(IoError::new(
+            format!("write {what}"),
+            path,
+            io::Error::new(io::ErrorKind::InvalidInput, why.to_string()),
+        ))
+    };
+    let text = path.as_os_str().to_string_lossy();
+    if path.file_name().is_none()
+        || text.ends_with('/')
+        || text.ends_with(std::path::MAIN_SEPARATOR)
+    {
+        return refuse("it names a folder, not a file");
+    }
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            return refuse("it is a symbolic link; name the file itself");
+        }
+        Ok(meta) if meta.is_dir() => return refuse("it is a folder"),
+        Ok(meta) if !meta.is_file() => {
+            return refuse("it is not a regular file (a device or a pipe), so it is not replaced");
+        }
+        _ => {}
+    }
+    match fs::metadata(folder(path)) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => refuse("its folder is not a folder"),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => refuse("its folder does not exist"),
+        Err(e) => Err(IoError::new(format!("write {what}"), path, e)),
+    }
 }
 
 /// The folder a file `path` lives in (`.` for a bare file name).
@@ -108,12 +169,14 @@ pub fn write_atomic(path: &Path, what: &str, bytes: &[u8]) -> Result<(), IoError
 /// name (`.NAME.XXXXXX.tmp`) in `path`'s folder, which is then synced and renamed over
 /// `path`, and the rename synced where the platform allows. If `write` or any step fails the
 /// temporary file is removed and `path` is left as it was; `what` names the file in errors
-/// (`cannot write WHAT PATH: ...`).
+/// (`cannot write WHAT PATH: ...`). A target that is not a regular file is refused first
+/// ([`check_output`]).
 pub fn write_atomic_with(
     path: &Path,
     what: &str,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), IoError> {
+    check_output(path, what)?;
     let err = |e: io::Error| IoError::new(format!("write {what}"), path, e);
     let dir = folder(path);
     let name = path
@@ -266,6 +329,54 @@ mod tests {
         assert!(err.to_string().starts_with("cannot write book "), "{err}");
         assert_eq!(fs::read(&path).unwrap(), b"old");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_are_replaced_and_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target");
+        fs::write(&target, b"kept").unwrap();
+        // A link to a file, a socket (like a device, not a regular file), a folder, a
+        // path ending in a separator and a missing folder are all refused, untouched.
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let socket = dir.path().join("socket");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let folder = dir.path().join("folder");
+        fs::create_dir(&folder).unwrap();
+        let slash = PathBuf::from(format!("{}/", folder.display()));
+        let missing = dir.path().join("gone").join("file");
+        for (path, why) in [
+            (&link, "symbolic link"),
+            (&socket, "not a regular file"),
+            (&folder, "it is a folder"),
+            (&slash, "names a folder"),
+            (&missing, "folder does not exist"),
+        ] {
+            let err = write_atomic(path, "book", b"new").unwrap_err().to_string();
+            assert!(err.starts_with("cannot write book "), "{err}");
+            assert!(err.contains(why), "{err}");
+        }
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(&target).unwrap(), b"kept");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(fs::symlink_metadata(&socket)
+            .unwrap()
+            .file_type()
+            .is_socket());
+        assert_eq!(fs::read_dir(&folder).unwrap().count(), 0);
+        // Reading: a link to a file is read; a device or a folder is refused at once.
+        assert_eq!(read(&link, "book").unwrap(), b"kept");
+        let zero = read(Path::new("/dev/zero"), "book")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(zero, "cannot read book /dev/zero: not a regular file");
+        let err = read_to_string(&folder, "survey").unwrap_err().to_string();
+        assert!(err.ends_with("it is a folder"), "{err}");
     }
 
     #[cfg(unix)]

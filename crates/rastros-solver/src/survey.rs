@@ -332,7 +332,8 @@ pub fn to_csv(rows: &[SurveyRow]) -> String {
     out
 }
 
-/// Reads rows written by [`to_csv`].
+/// Reads rows written by [`to_csv`]. Refused: a file whose last line has no end (cut off
+/// mid-row), and two rows for one board and start cell.
 pub fn parse_csv(text: &str) -> Result<Vec<SurveyRow>, SurveyError> {
     if text.is_empty() {
         return Err(SurveyError::Csv {
@@ -340,6 +341,13 @@ pub fn parse_csv(text: &str) -> Result<Vec<SurveyRow>, SurveyError> {
             reason: "the file is empty (not even the header width,height,start,value,dte)".into(),
         });
     }
+    if !text.ends_with('\n') {
+        return Err(SurveyError::Csv {
+            line: text.lines().count(),
+            reason: "the last line has no end: the file was cut off".into(),
+        });
+    }
+    let mut seen: BTreeMap<(u8, u8, u8), usize> = BTreeMap::new();
     let mut rows = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let bad = |reason: String| SurveyError::Csv {
@@ -377,19 +385,28 @@ pub fn parse_csv(text: &str) -> Result<Vec<SurveyRow>, SurveyError> {
         } else {
             Some(num(dte)?)
         };
-        rows.push(SurveyRow::new(board, start, Some(value), dte).map_err(|e| bad(e.to_string()))?);
+        let row = SurveyRow::new(board, start, Some(value), dte).map_err(|e| bad(e.to_string()))?;
+        if let Some(first) = seen.insert(row.sort_key(), n + 1) {
+            return Err(bad(format!(
+                "a second row for {} of {board} (the first is line {first})",
+                row.start_name()
+            )));
+        }
+        rows.push(row);
     }
     Ok(rows)
 }
 
 /// `new` rows replacing the rows of `old` for the same board and start (a row that knows
-/// less, say the value without the DTE, never replaces one that knows more), sorted.
+/// less, say the value without the DTE, never replaces one that knows more, unless the two
+/// values differ: a row just computed is trusted over one read from a file), sorted.
 pub fn merge(old: &[SurveyRow], new: &[SurveyRow]) -> Vec<SurveyRow> {
     let mut map: BTreeMap<(u8, u8, u8), SurveyRow> =
         old.iter().map(|r| (r.sort_key(), *r)).collect();
     for r in new {
         match map.get(&r.sort_key()) {
-            Some(o) if o.knowledge() > r.knowledge() => {}
+            Some(o)
+                if o.knowledge() > r.knowledge() && (r.value.is_none() || o.value == r.value) => {}
             _ => {
                 map.insert(r.sort_key(), *r);
             }
@@ -575,6 +592,20 @@ mod tests {
         let merged = merge(&[full, value_only], &[c2_value, d4_full]);
         assert_eq!(merged, [full, d4_full]);
         assert_eq!(merge(&[value_only], &[d4_unknown]), [value_only]);
+
+        // A value just computed that contradicts the file's row replaces it, DTE and all.
+        let c2_loss = row(b, "c2", Some(Value::Loss), None);
+        assert_eq!(merge(&[full], &[c2_loss]), [c2_loss]);
+
+        // A file cut off mid-row, or with two rows for one start, is refused.
+        let cut = parse_csv("width,height,start,value,dte\n8,8,c2,win,21\n8,8,d4,lo").unwrap_err();
+        assert!(cut.to_string().contains("cut off"), "{cut}");
+        let twice = "width,height,start,value,dte\n3,3,b3,win,3\n3,3,b3,loss,4\n";
+        let err = parse_csv(twice).unwrap_err().to_string();
+        assert!(
+            err.contains("line 3") && err.contains("second row for b3 of 3x3"),
+            "{err}"
+        );
 
         // The mirror images of c2 (b3) and d4 (d4 itself) come from their rows.
         let completed = complete_by_symmetry(&[full, value_only, unknown]);

@@ -1,7 +1,6 @@
 //! `rastros certify`: writes a certificate of who wins a position, for `rastros-verify`.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -9,7 +8,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use rastros_core::{BoardSize, Cell, Position};
-use rastros_solver::certify;
+use rastros_solver::{certify, fsio};
 
 use crate::args::{CliError, SearchArgs};
 
@@ -47,6 +46,8 @@ pub struct CertifyArgs {
 
 /// Runs `rastros certify`.
 pub fn run(args: CertifyArgs) -> Result<(), CliError> {
+    // A path that cannot take the file is refused before the solve, not after it.
+    fsio::check_output(&args.out, "certificate")?;
     let board = args.board.0;
     let start = match args.start {
         Some(cell) => Position::start(board, cell)?,
@@ -74,8 +75,7 @@ pub fn run(args: CertifyArgs) -> Result<(), CliError> {
         FormatArg::Bin => cert.to_bytes(),
         FormatArg::Text => cert.to_text().into_bytes(),
     };
-    write_whole(&args.out, &bytes)
-        .map_err(|e| CliError(format!("cannot write {}: {e}", args.out.display())))?;
+    fsio::write_atomic(&args.out, "certificate", &bytes)?;
     println!(
         "player {} wins {board} from {}{}: {} positions, {} bytes, written to {} in {:.1} s",
         cert.winner,
@@ -101,31 +101,6 @@ fn moves_text(pos: &Position, moves: &[u8]) -> String {
         .map(|&m| board.cell(m).to_string())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Writes `bytes` to a temporary file in the target's directory, then renames it over the
-/// target, so that the target is never seen half written; the temporary file is removed if
-/// anything fails.
-fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
 }
 
 /// A spinner on stderr with the records written and the solver's nodes.

@@ -87,8 +87,8 @@ pub struct PlayArgs {
     /// solver stays warm for every move of the session).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash_mb: u32,
-    /// Worker threads of the solver (0 = one per core).
-    #[arg(long, default_value_t = 0)]
+    /// Worker threads of the solver (0 = one per core; at most 16 per core).
+    #[arg(long, default_value_t = 0, value_parser = crate::args::parse_threads)]
     threads: usize,
     /// Opening book for the perfect engine (default: tables/7x7-d4.book when it exists and
     /// fits the board); positions beyond it go to the solver.

@@ -18,8 +18,9 @@ pub struct ServeArgs {
     /// Table memory of all solver slots together, in MiB.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash_mb: u32,
-    /// Solver slots, i.e. positions solved at once, one thread each (0 = one per core).
-    #[arg(long, default_value_t = 0)]
+    /// Solver slots, i.e. positions solved at once, one thread each (0 = one per core; at
+    /// most 16 per core, and at most one a MiB of --hash-mb).
+    #[arg(long, default_value_t = 0, value_parser = crate::args::parse_threads)]
     threads: usize,
     /// Opening book (default: tables/7x7-d4.book when it exists).
     #[arg(long)]
@@ -32,6 +33,13 @@ pub struct ServeArgs {
 
 /// Runs `rastros serve` until Ctrl-C.
 pub fn run(args: ServeArgs) -> Result<(), CliError> {
+    if args.threads > args.hash_mb as usize {
+        return Err(CliError(format!(
+            "--threads {}: every slot needs at least 1 MiB of --hash-mb ({} MiB): give at most \
+             {} slots or a larger --hash-mb",
+            args.threads, args.hash_mb, args.hash_mb
+        )));
+    }
     let book = rastros_server::load_book(args.book.as_deref()).map_err(|e| {
         let name = args
             .book

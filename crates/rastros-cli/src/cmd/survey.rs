@@ -129,6 +129,17 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
     }
     let csv_path = args.out.join("survey.csv");
     let md_path = args.out.join("survey.md");
+    // The folder and both files are checked before the survey, not after it.
+    if args.out.exists() && !args.out.is_dir() {
+        return Err(CliError(format!(
+            "--out {}: not a folder (the survey writes survey.csv and survey.md into it)",
+            args.out.display()
+        )));
+    }
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| fsio::IoError::new("create directory", &args.out, e))?;
+    fsio::check_output(&csv_path, "survey")?;
+    fsio::check_output(&md_path, "survey")?;
     let old = if args.merge && csv_path.exists() {
         let text = fsio::read_to_string(&csv_path, "survey")?;
         survey::parse_csv(&text)
