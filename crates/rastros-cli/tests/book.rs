@@ -291,3 +291,199 @@ fn a_killed_survey_keeps_every_finished_row() {
         .unwrap()
         .contains("### 7x7"));
 }
+
+/// Builds the 4x4 book from b2, 4 plies deep, into `dir/name`.
+fn build_4x4(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let out = dir.join(name);
+    let mut args = vec![
+        "book",
+        "build",
+        "--board",
+        "4x4",
+        "--start",
+        "b2",
+        "--depth",
+        "4",
+        "--out",
+        s(&out),
+        "--hash-mb",
+        "8",
+    ];
+    args.extend_from_slice(extra);
+    ok(&args);
+    out
+}
+
+#[test]
+fn import_refuses_an_export_whose_values_were_altered() {
+    let tmp = scratch();
+    let dir = tmp.path();
+    let book = build_4x4(dir, "b.book", &[]);
+    let jsonl = dir.join("b.jsonl");
+    ok(&["book", "export", s(&book), "--out", s(&jsonl)]);
+    let text = std::fs::read_to_string(&jsonl).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // Line 2 is the start (a win in 1); line 3 a ply-1 entry with two optimal moves.
+    assert!(
+        lines[1].contains(r#""value":"win","dte":1,"#),
+        "{}",
+        lines[1]
+    );
+    let tampered = [
+        (2, r#""value":"win""#, r#""value":"loss""#),
+        (2, r#""dte":1,"#, r#""dte":3,"#),
+        (
+            3,
+            r#""key_best":"0000000000002200""#,
+            r#""key_best":"0000000000000200""#,
+        ),
+    ];
+    for (n, from, to) in tampered {
+        let mut altered: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        assert!(altered[n - 1].contains(from), "{}", altered[n - 1]);
+        altered[n - 1] = altered[n - 1].replacen(from, to, 1);
+        let input = dir.join("altered.jsonl");
+        std::fs::write(&input, altered.join("\n") + "\n").unwrap();
+        let out = dir.join("altered.book");
+        let err = fails(&["book", "import", s(&input), "--out", s(&out)]);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(s(&input)), "{err}");
+        assert!(err.contains(&format!("line {n} ")), "{to}: {err}");
+        assert!(err.contains("the export was altered"), "{err}");
+        assert!(!out.exists(), "no book is written from {to}");
+    }
+    // A position left out (and the count fixed to match) is named too.
+    let mut fewer: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let last = fewer.pop().unwrap();
+    assert!(last.contains(r#""ply":4"#), "{last}");
+    let count = lines.len() - 1;
+    fewer[0] = fewer[0].replace(
+        &format!(r#""entries":{count}"#),
+        &format!(r#""entries":{}"#, count - 1),
+    );
+    let input = dir.join("fewer.jsonl");
+    std::fs::write(&input, fewer.join("\n") + "\n").unwrap();
+    let err = fails(&["book", "import", s(&input), "--out", s(&dir.join("f.book"))]);
+    assert!(err.contains("is missing"), "{err}");
+    assert!(!dir.join("f.book").exists());
+    // The untouched export still imports to the same file.
+    let back = dir.join("back.book");
+    ok(&["book", "import", s(&jsonl), "--out", s(&back)]);
+    assert_eq!(std::fs::read(&book).unwrap(), std::fs::read(&back).unwrap());
+}
+
+#[test]
+fn book_files_are_refused_from_their_header_and_length_and_play_names_the_option() {
+    let tmp = scratch();
+    let dir = tmp.path();
+    let book = build_4x4(dir, "b.book", &[]);
+    let bytes = std::fs::read(&book).unwrap();
+    // Garbage, however long (a sparse 64 GiB tail: reading it would not finish).
+    let garbage = dir.join("garbage.book");
+    std::fs::write(&garbage, b"not a book at all").unwrap();
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&garbage)
+        .unwrap();
+    f.set_len(1 << 36).unwrap();
+    let err = fails(&["book", "info", s(&garbage)]);
+    assert!(
+        err.contains(s(&garbage)) && err.contains("bad magic"),
+        "{err}"
+    );
+    // A valid header, then the wrong length: longer (sparse) and shorter.
+    let long = dir.join("long.book");
+    std::fs::write(&long, &bytes[..43]).unwrap();
+    let f = std::fs::OpenOptions::new().write(true).open(&long).unwrap();
+    f.set_len(1 << 36).unwrap();
+    let err = fails(&["book", "probe", s(&long)]);
+    assert!(
+        err.contains(s(&long)) && err.contains("bytes after the last entry"),
+        "{err}"
+    );
+    f.set_len(100).unwrap();
+    let err = fails(&["book", "info", s(&long)]);
+    assert!(err.contains(s(&long)), "{err}");
+    assert!(
+        err.contains(&format!(
+            "truncated book: 100 bytes, a whole file has {}",
+            bytes.len()
+        )),
+        "{err}"
+    );
+    // play --book names the option and the file, as serve does.
+    let empty = dir.join("empty.book");
+    std::fs::write(&empty, b"").unwrap();
+    for bad in [&empty, &garbage, &long] {
+        let err = fails(&["play", "--board", "4x4", "--start", "b2", "--book", s(bad)]);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(&format!("--book {}: ", s(bad))), "{err}");
+    }
+}
+
+#[test]
+fn max_positions_bounds_a_build_and_a_checkpoint_mismatch_names_the_start_cell() {
+    let tmp = scratch();
+    let dir = tmp.path();
+    let out = dir.join("big.book");
+    let err = fails(&[
+        "book",
+        "build",
+        "--board",
+        "5x5",
+        "--depth",
+        "4",
+        "--out",
+        s(&out),
+        "--hash-mb",
+        "8",
+        "--max-positions",
+        "10",
+    ]);
+    assert!(err.contains("--max-positions: "), "{err}");
+    assert!(err.contains("more than 10 positions"), "{err}");
+    assert!(!out.exists() && !dir.join("big.book.ckpt").exists());
+    // The bound is the book's positions: the 4x4 book of depth 4 has 220.
+    build_4x4(dir, "exact.book", &["--max-positions", "220"]);
+    let err = fails(&[
+        "book",
+        "build",
+        "--board",
+        "4x4",
+        "--start",
+        "b2",
+        "--depth",
+        "4",
+        "--out",
+        s(&dir.join("less.book")),
+        "--hash-mb",
+        "8",
+        "--max-positions",
+        "219",
+    ]);
+    assert!(err.contains("--max-positions: "), "{err}");
+
+    // A stopped build, then another depth into the same file: the checkpoint names b2.
+    let out = dir.join("stopped.book");
+    let args = |depth: &'static str| {
+        vec![
+            "book",
+            "build",
+            "--board",
+            "4x4",
+            "--start",
+            "b2",
+            "--depth",
+            depth,
+            "--out",
+            s(&out),
+            "--hash-mb",
+            "8",
+            "--stop-after",
+            "3",
+        ]
+    };
+    fails(&args("4"));
+    let err = fails(&args("5"));
+    assert!(err.contains("a 4x4 book from b2 to depth 4"), "{err}");
+}

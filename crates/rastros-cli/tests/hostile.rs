@@ -636,6 +636,15 @@ fn outputs_are_checked_before_the_work_and_only_regular_files_are_used() {
         &certify(&eight, &p("gone/cert")),
         "its folder does not exist",
     );
+    let book = |out: &str| {
+        let args = [
+            "book", "build", "--board", "8x8", "--start", "d4", "--depth", "12", "--out", out,
+        ];
+        fails_with(&args, "cannot write book");
+        assert!(!tmp.path().join(".ckpt").exists());
+    };
+    book(&format!("{}/", p("folder")));
+    book(&p("link"));
     assert!(fs::symlink_metadata(tmp.path().join("link"))
         .unwrap()
         .file_type()

@@ -858,7 +858,8 @@ pub struct Merged {
 /// mode), and merges them into the root's answer.
 pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
     let manifest_path = dir.join(MANIFEST_NAME);
-    if !manifest_path.is_file() {
+    // A manifest that is there but not a file (say a folder) is reported as unreadable.
+    if !manifest_path.is_file() && !manifest_path.exists() {
         if dir.is_dir() && file_names(dir)?.iter().any(|n| is_unit_name(n)) {
             return Err(UnitError::Interrupted(dir.display().to_string()));
         }

@@ -13,7 +13,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rastros_core::{BoardSize, Cell, Position};
 use rastros_solver::book::BookError;
 use rastros_solver::book::{
-    checkpoint_path, export, Book, BookBuilder, BuildOutcome, BuildProgress, Strategy,
+    checkpoint_path, export, Book, BookBuilder, BuildError, BuildOutcome, BuildProgress, Strategy,
+    DEFAULT_MAX_POSITIONS,
 };
 use rastros_solver::fsio;
 use rastros_solver::Value;
@@ -103,6 +104,10 @@ struct BuildArgs {
     /// How the entries are computed.
     #[arg(long, value_enum, default_value = "retrograde")]
     strategy: StrategyArg,
+    /// Refuse a book of more than this many positions (found while they are listed, before
+    /// the memory they take runs out; the 7x7 book of depth 9 has 832,312).
+    #[arg(long, default_value_t = DEFAULT_MAX_POSITIONS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000_000))]
+    max_positions: usize,
     /// Stop (as if interrupted) after searching this many positions (for testing resume).
     #[arg(long, hide = true)]
     stop_after: Option<usize>,
@@ -273,6 +278,9 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
         None => Position::centre(board)?,
     };
     check_depth("--depth", depth, board)?;
+    // A path that cannot take the book is refused before the build (and before its
+    // checkpoint is made beside it).
+    fsio::check_output(&out, "book")?;
     let ckpt = checkpoint_path(&out);
     // Every search runs on one worker thread; the workers share the solver's table.
     let solver = SearchArgs {
@@ -291,13 +299,18 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
         .strategy(strategy)
         .output(&out)
         .restart(args.restart)
+        .max_positions(args.max_positions)
         .stop_after(args.stop_after);
     let display = BuildDisplay::new();
     let clock = Instant::now();
     let outcome = builder.run(&solver, &|p| display.event(p));
     display.finish();
     let seconds = clock.elapsed().as_secs_f64();
-    match outcome? {
+    let outcome = outcome.map_err(|e| match e {
+        BuildError::TooManyPositions { .. } => CliError(format!("--max-positions: {e}")),
+        e => e.into(),
+    })?;
+    match outcome {
         BuildOutcome::Finished(book) => {
             let bytes = std::fs::metadata(&out)
                 .map_err(|e| fsio::IoError::new("read book", &out, e))?
@@ -325,6 +338,18 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
             }
             Ok(())
         }
+        // Stopped while the positions were being listed: their number is not known yet.
+        BuildOutcome::Stopped {
+            done, remaining: 0, ..
+        } => Err(CliError(if done == 0 {
+            "interrupted while listing the book's positions, before any was searched".into()
+        } else {
+            format!(
+                "interrupted while listing the book's positions: {done} positions are saved \
+                 in {}; run the same command again to resume",
+                ckpt.display()
+            )
+        })),
         BuildOutcome::Stopped {
             done,
             remaining,
@@ -401,8 +426,20 @@ fn export_book(args: ExportArgs) -> Result<(), CliError> {
 
 fn import(args: ImportArgs) -> Result<(), CliError> {
     refuse_same_file(&args.file, &args.out)?;
-    let file =
-        File::open(&args.file).map_err(|e| fsio::IoError::new("read export", &args.file, e))?;
+    let io = |e: std::io::Error| fsio::IoError::new("read export", &args.file, e);
+    // Only a regular file: a device such as /dev/zero or a pipe has no end to read to.
+    let meta = std::fs::metadata(&args.file).map_err(io)?;
+    if !meta.is_file() {
+        let why = if meta.is_dir() {
+            "it is a folder"
+        } else {
+            "not a regular file"
+        };
+        return Err(io(std::io::Error::new(std::io::ErrorKind::InvalidInput, why)).into());
+    }
+    let file = File::open(&args.file).map_err(io)?;
+    // The export is checked whole (every position there, every value agreeing with its
+    // children) before anything is written.
     let book = export::read_jsonl(&mut BufReader::new(file))
         .map_err(|e| CliError(format!("cannot import {}: {e}", args.file.display())))?;
     book.save(&args.out)?;
@@ -416,8 +453,8 @@ fn import(args: ImportArgs) -> Result<(), CliError> {
 }
 
 fn info(args: InfoArgs) -> Result<(), CliError> {
-    let bytes = fsio::read(&args.file, "book")?;
-    let book = Book::from_bytes(&bytes).map_err(|e| book_error(&args.file, e))?;
+    let book = open_book(&args.file)?;
+    let bytes = book.file_len();
     let checked = book.verify().map_err(|e| book_error(&args.file, e))?;
     let board = book.board();
     let mut per_ply = vec![[0u64; 2]; book.depth() as usize + 1];
@@ -436,7 +473,7 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
                 "depth": book.depth(),
                 "entries": book.len(),
                 "entries_checked_against_children": checked,
-                "bytes": bytes.len(),
+                "bytes": bytes,
                 "start_value": start.as_ref().map(|h| h.value.as_str()),
                 "start_dte": start.as_ref().map(|h| h.dte),
                 "entries_per_ply": per_ply.iter().map(|[l, w]| l + w).collect::<Vec<_>>(),
@@ -453,7 +490,7 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
             "entries       {} ({checked} checked against their children)",
             book.len()
         );
-        outln!("bytes         {}", bytes.len());
+        outln!("bytes         {bytes}");
         if let Some(h) = &start {
             outln!(
                 "start value   {} in {} (optimal: {})",

@@ -519,7 +519,9 @@ fn opening_book(
 ) -> Result<Option<rastros_solver::Book>, CliError> {
     let board = start.board();
     let book = match path {
-        Some(p) => rastros_solver::Book::open_for(p, board)?,
+        // Every error names the option and the file, as `serve --book` does.
+        Some(p) => rastros_solver::Book::open_for(p, board)
+            .map_err(|e| CliError(format!("--book {}: {e}", p.display())))?,
         None => match rastros_solver::Book::open_for(DEFAULT_BOOK, board) {
             Ok(book) => book,
             Err(_) => return Ok(None),

@@ -79,10 +79,16 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             .any(|b| b.index(c).is_ok_and(|i| !b.goals().has(i)));
         if !usable {
             let on_some = boards.iter().any(|b| b.index(c).is_ok());
-            return Err(CliError(if on_some {
-                format!("--starts {c}: {c} is a goal on every board surveyed, not a start cell")
-            } else {
-                format!("--starts {c}: {c} is off every board surveyed")
+            let off_some = boards.iter().any(|b| b.index(c).is_err());
+            return Err(CliError(match (on_some, off_some) {
+                (true, false) => {
+                    format!("--starts {c}: {c} is a goal on every board surveyed, not a start cell")
+                }
+                (true, true) => format!(
+                    "--starts {c}: {c} is a goal or off the board on every board surveyed, not \
+                     a start cell"
+                ),
+                _ => format!("--starts {c}: {c} is off every board surveyed"),
             }));
         }
     }

@@ -61,11 +61,59 @@ pub fn enumerate(
     depth: u32,
     progress: &(dyn Fn(BuildProgress) + Sync),
 ) -> Vec<(Key, u8)> {
+    let never = AtomicBool::new(false);
+    match enumerate_bounded(start, depth, usize::MAX, &never, progress) {
+        Ok(all) => all,
+        Err(_) => unreachable!("no bound and no stop"),
+    }
+}
+
+/// Why [`enumerate_bounded`] gave up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ListingStop {
+    /// More than the bound of positions.
+    TooMany,
+    /// The stop flag was set.
+    Stopped,
+}
+
+/// Parents whose children are listed at once: bounds the memory of one step of the listing
+/// and how long a stop or the bound waits.
+const LISTING_CHUNK: usize = 1 << 16;
+
+/// [`enumerate`] with a bound and a stop flag: more than `max_positions` positions, or the
+/// flag set, ends it early, checked every [`LISTING_CHUNK`] parents, so its memory and its
+/// time after a stop stay bounded. The same positions in the same order as [`enumerate`].
+pub(crate) fn enumerate_bounded(
+    start: &Position,
+    depth: u32,
+    max_positions: usize,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+) -> Result<Vec<(Key, u8)>, ListingStop> {
+    list_in_chunks(start, depth, max_positions, stop, progress, LISTING_CHUNK)
+}
+
+/// [`enumerate_bounded`], `chunk` parents at a time.
+fn list_in_chunks(
+    start: &Position,
+    depth: u32,
+    max_positions: usize,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+    chunk: usize,
+) -> Result<Vec<(Key, u8)>, ListingStop> {
     let board = start.board();
     let seen: DashSet<Key> = DashSet::new();
     let mut all = Vec::new();
     if start.is_over() {
-        return all;
+        return Ok(all);
+    }
+    if stop.load(Relaxed) {
+        return Err(ListingStop::Stopped);
+    }
+    if max_positions == 0 {
+        return Err(ListingStop::TooMany);
     }
     let first = canonical(start).0;
     seen.insert(first);
@@ -80,28 +128,47 @@ pub fn enumerate(
         if ply == depth || frontier.is_empty() {
             break;
         }
-        // The children not seen at an earlier ply, in order; then each new key kept at
-        // its first occurrence only (the smallest index wins, whatever the thread timing).
-        let children: Vec<Key> = frontier
-            .par_iter()
-            .flat_map_iter(|&k| child_keys(board, k).filter(|c| !seen.contains(c)))
-            .collect();
-        let first: DashMap<Key, usize> = DashMap::new();
-        children.par_iter().enumerate().for_each(|(i, &k)| {
-            first.entry(k).and_modify(|j| *j = (*j).min(i)).or_insert(i);
-        });
-        frontier = children
-            .par_iter()
-            .enumerate()
-            .filter(|&(i, k)| first.get(k).is_some_and(|j| *j == i))
-            .map(|(_, &k)| k)
-            .collect();
-        frontier.par_iter().for_each(|&k| {
-            seen.insert(k);
-        });
+        let parents = std::mem::take(&mut frontier);
+        // A chunk of parents at a time, in order: the children not seen at an earlier ply
+        // or in an earlier chunk, in order; then each new key kept at its first occurrence
+        // only (the smallest index wins, whatever the thread timing). Chunk by chunk, that
+        // is the same order as all the parents at once.
+        for chunk in parents.chunks(chunk.max(1)) {
+            if stop.load(Relaxed) {
+                return Err(ListingStop::Stopped);
+            }
+            let children: Vec<Key> = chunk
+                .par_iter()
+                .flat_map_iter(|&k| child_keys(board, k).filter(|c| !seen.contains(c)))
+                .collect();
+            let first: DashMap<Key, usize> = DashMap::new();
+            children.par_iter().enumerate().for_each(|(i, &k)| {
+                first.entry(k).and_modify(|j| *j = (*j).min(i)).or_insert(i);
+            });
+            let new: Vec<Key> = children
+                .par_iter()
+                .enumerate()
+                .filter(|&(i, k)| first.get(k).is_some_and(|j| *j == i))
+                .map(|(_, &k)| k)
+                .collect();
+            drop(first);
+            drop(children);
+            if all
+                .len()
+                .saturating_add(frontier.len())
+                .saturating_add(new.len())
+                > max_positions
+            {
+                return Err(ListingStop::TooMany);
+            }
+            new.par_iter().for_each(|&k| {
+                seen.insert(k);
+            });
+            frontier.extend(new);
+        }
         ply += 1;
     }
-    all
+    Ok(all)
 }
 
 /// How the entries are computed.
@@ -163,7 +230,8 @@ pub enum BuildOutcome {
         solved: usize,
         /// Positions searched in all, this run and the runs it resumed.
         done: usize,
-        /// Positions still to search.
+        /// Positions still to search (0 when stopped while the positions were being
+        /// listed, before their number was known).
         remaining: usize,
         /// Whether it stopped because the solver was interrupted (Ctrl-C).
         interrupted: bool,
@@ -215,6 +283,13 @@ pub enum BuildError {
     Book(BookError),
     /// The worker threads could not be started.
     Threads(String),
+    /// The book has more positions than the bound ([`BookBuilder::max_positions`]).
+    TooManyPositions {
+        /// The bound.
+        limit: usize,
+        /// The depth asked for.
+        depth: u32,
+    },
 }
 
 impl std::fmt::Display for BuildError {
@@ -254,6 +329,11 @@ impl std::fmt::Display for BuildError {
             ),
             BuildError::Book(e) => e.fmt(f),
             BuildError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
+            BuildError::TooManyPositions { limit, depth } => write!(
+                f,
+                "a book {depth} plies deep has more than {limit} positions: build a shallower \
+                 book, or raise the bound"
+            ),
         }
     }
 }
@@ -297,10 +377,16 @@ pub struct BookBuilder {
     output: Option<PathBuf>,
     checkpoint: Option<PathBuf>,
     stop_after: Option<usize>,
+    max_positions: usize,
     restart: bool,
     flush_every: usize,
     flush_interval: Duration,
 }
+
+/// The default bound on the positions of a book ([`BookBuilder::max_positions`]): 10
+/// million, 1 to 2 GB of memory while the book is built (the committed 7x7 book of depth 9
+/// has 832,312).
+pub const DEFAULT_MAX_POSITIONS: usize = 10_000_000;
 
 /// Checkpoint file header, written with bincode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -331,9 +417,13 @@ fn ckpt_record(entry: &BookEntry) -> Vec<u8> {
 
 impl CkptHeader {
     fn describe(&self) -> String {
+        let start = match Board::new(self.width.into(), self.height.into()) {
+            Ok(board) if u32::from(self.start) < board.size() => board.cell(self.start).to_string(),
+            _ => format!("cell index {}", self.start),
+        };
         format!(
-            "a {}x{} book from cell {} to depth {} ({} positions)",
-            self.width, self.height, self.start, self.depth, self.positions
+            "a {}x{} book from {start} to depth {} ({} positions)",
+            self.width, self.height, self.depth, self.positions
         )
     }
 }
@@ -410,6 +500,7 @@ impl BookBuilder {
             output: None,
             checkpoint: None,
             stop_after: None,
+            max_positions: DEFAULT_MAX_POSITIONS,
             restart: false,
             flush_every: 4096,
             flush_interval: Duration::from_secs(2),
@@ -453,6 +544,14 @@ impl BookBuilder {
         self
     }
 
+    /// Refuses a book of more than `n` positions ([`BuildError::TooManyPositions`]), found
+    /// while the positions are listed, before the memory they take runs out (default
+    /// [`DEFAULT_MAX_POSITIONS`]).
+    pub fn max_positions(mut self, n: usize) -> BookBuilder {
+        self.max_positions = n;
+        self
+    }
+
     /// Discards the checkpoint's entries (once this build holds its lock) instead of
     /// resuming from them.
     pub fn restart(mut self, restart: bool) -> BookBuilder {
@@ -485,6 +584,35 @@ impl BookBuilder {
         }
     }
 
+    /// The entries the checkpoint holds for a build of this board, start and depth, as far
+    /// as its header and length tell (0 when there is none): what a build stopped before its
+    /// positions were listed reports as saved. The records are checked when a build resumes.
+    fn saved_in_checkpoint(&self) -> usize {
+        let Some(path) = &self.checkpoint else {
+            return 0;
+        };
+        if self.restart {
+            return 0;
+        }
+        let Ok(mut file) = File::open(path) else {
+            return 0;
+        };
+        let mut head = [0u8; CKPT_HEADER_LEN];
+        let (Ok(()), Ok(meta)) = (file.read_exact(&mut head), file.metadata()) else {
+            return 0;
+        };
+        let Ok(header) = bincode::deserialize::<CkptHeader>(&head) else {
+            return 0;
+        };
+        let mut expected = self.ckpt_header(0);
+        expected.positions = header.positions;
+        if header != expected {
+            return 0;
+        }
+        let records = meta.len().saturating_sub(CKPT_HEADER_LEN as u64) / CKPT_RECORD_LEN as u64;
+        usize::try_from(records).unwrap_or(usize::MAX)
+    }
+
     /// Locks the checkpoint `path` (created if missing) and reads the entries it holds for
     /// this build (as indices into `keys`); the file is left positioned for appending after
     /// the last whole record, with a header written if it had none.
@@ -498,8 +626,16 @@ impl BookBuilder {
         let mut lock = FileLock::acquire(path)?;
         let file = lock.file_mut();
         let mut bytes = Vec::new();
+        // A checkpoint of this build holds at most one record a position (and part of one
+        // more): read no further than that, whatever the file's length.
+        let bound = (keys.len() as u64)
+            .saturating_add(1)
+            .saturating_mul(CKPT_RECORD_LEN as u64)
+            .saturating_add(CKPT_HEADER_LEN as u64);
         if !self.restart {
-            file.read_to_end(&mut bytes)
+            (&mut *file)
+                .take(bound)
+                .read_to_end(&mut bytes)
                 .map_err(|e| io("read book checkpoint", e))?;
         }
         let mut out = Vec::new();
@@ -537,6 +673,12 @@ impl BookBuilder {
                     found: header.describe(),
                     expected: expected.describe(),
                 });
+            }
+            if bytes.len() as u64 >= bound {
+                return Err(corrupt(format!(
+                    "it holds more records than the {} positions of this build",
+                    keys.len()
+                )));
             }
             let records = &bytes[CKPT_HEADER_LEN..];
             let whole = records.len() / CKPT_RECORD_LEN * CKPT_RECORD_LEN;
@@ -608,7 +750,33 @@ impl BookBuilder {
             .num_threads(workers)
             .build()
             .map_err(|e| BuildError::Threads(e.to_string()))?;
-        let discovered = pool.install(|| enumerate(&self.start, self.depth, progress));
+        let interrupt = solver.interrupt_flag();
+        let listed = pool.install(|| {
+            enumerate_bounded(
+                &self.start,
+                self.depth,
+                self.max_positions,
+                &interrupt,
+                progress,
+            )
+        });
+        let discovered = match listed {
+            Ok(all) => all,
+            Err(ListingStop::TooMany) => {
+                return Err(BuildError::TooManyPositions {
+                    limit: self.max_positions,
+                    depth: self.depth,
+                })
+            }
+            Err(ListingStop::Stopped) => {
+                return Ok(BuildOutcome::Stopped {
+                    solved: 0,
+                    done: self.saved_in_checkpoint(),
+                    remaining: 0,
+                    interrupted: true,
+                })
+            }
+        };
         let mut keys = discovered.clone();
         keys.par_sort_unstable_by_key(|(k, _)| (k.region, k.snail));
         let lookup = |key: Key| {
@@ -672,7 +840,6 @@ impl BookBuilder {
         let stop = AtomicBool::new(false);
         let interrupted = AtomicBool::new(false);
         let failure: Mutex<Option<BuildError>> = Mutex::new(None);
-        let interrupt = solver.interrupt_flag();
         let fail = |e: BuildError| {
             failure.lock().expect("no panics").get_or_insert(e);
             stop.store(true, Relaxed);
@@ -813,4 +980,110 @@ pub fn checkpoint_path(book: &Path) -> PathBuf {
     let mut p = book.as_os_str().to_owned();
     p.push(".ckpt");
     PathBuf::from(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(width: u32, height: u32, cell: &str) -> Position {
+        Position::start(Board::new(width, height).unwrap(), cell.parse().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn listing_in_chunks_gives_the_same_positions_in_the_same_order() {
+        let never = AtomicBool::new(false);
+        for (start, depth) in [(start(5, 5, "c3"), 6), (start(4, 6, "b2"), 7)] {
+            let whole = list_in_chunks(&start, depth, usize::MAX, &never, &|_| {}, usize::MAX);
+            let whole = whole.unwrap();
+            assert!(whole.len() > 1000);
+            for chunk in [1, 3, 64] {
+                let chunked = list_in_chunks(&start, depth, usize::MAX, &never, &|_| {}, chunk);
+                assert_eq!(chunked.unwrap(), whole, "{chunk} parents at a time");
+            }
+            assert_eq!(enumerate(&start, depth, &|_| {}), whole);
+            // The bound: exactly the positions pass, one fewer is refused.
+            let n = whole.len();
+            let exact = list_in_chunks(&start, depth, n, &never, &|_| {}, 3);
+            assert_eq!(exact.unwrap(), whole);
+            let fewer = list_in_chunks(&start, depth, n - 1, &never, &|_| {}, 3);
+            assert_eq!(fewer, Err(ListingStop::TooMany));
+        }
+    }
+
+    #[test]
+    fn a_stop_or_a_tiny_bound_ends_the_listing() {
+        let start = start(5, 5, "c3");
+        let stop = AtomicBool::new(true);
+        assert_eq!(
+            enumerate_bounded(&start, 6, usize::MAX, &stop, &|_| {}),
+            Err(ListingStop::Stopped)
+        );
+        let never = AtomicBool::new(false);
+        assert_eq!(
+            enumerate_bounded(&start, 6, 10, &never, &|_| {}),
+            Err(ListingStop::TooMany)
+        );
+        let s = Solver::new(
+            start.board(),
+            crate::SolverConfig {
+                hash_mb: 1,
+                threads: 1,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let err = BookBuilder::new(start, 6)
+            .max_positions(10)
+            .run(&s, &|_| {})
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                BuildError::TooManyPositions {
+                    limit: 10,
+                    depth: 6
+                }
+            ),
+            "{err}"
+        );
+        // Interrupted while listing: stopped, nothing searched, nothing written.
+        s.interrupt_flag().store(true, Relaxed);
+        let outcome = BookBuilder::new(start, 6).run(&s, &|_| {}).unwrap();
+        assert!(matches!(
+            outcome,
+            BuildOutcome::Stopped {
+                solved: 0,
+                remaining: 0,
+                interrupted: true,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn a_checkpoint_header_names_its_start_cell() {
+        let header = CkptHeader {
+            magic: CKPT_MAGIC,
+            version: CKPT_VERSION,
+            width: 4,
+            height: 4,
+            start: 5,
+            depth: 4,
+            positions: 220,
+        };
+        assert_eq!(
+            header.describe(),
+            "a 4x4 book from b2 to depth 4 (220 positions)"
+        );
+        let odd = CkptHeader {
+            width: 99,
+            ..header
+        };
+        assert!(
+            odd.describe().contains("from cell index 5"),
+            "{}",
+            odd.describe()
+        );
+    }
 }

@@ -13,7 +13,7 @@
 //! Exporting only the first plies (`max_ply`) gives the book of that depth.
 
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 
 use rastros_core::Position;
 use serde::{Deserialize, Serialize};
@@ -188,6 +188,10 @@ pub fn write_csv(book: &Book, max_ply: Option<u32>, out: &mut dyn Write) -> std:
     Ok(rows.len() as u64)
 }
 
+/// The longest line [`read_jsonl`] reads (an export's lines have a few hundred bytes), so
+/// that a file without line breaks is refused without being held in memory.
+const MAX_LINE: usize = 1 << 16;
+
 /// One line of `input` without its line break, or `None` at the end; `n` (from 1) names
 /// the line in errors (unreadable, or not UTF-8).
 fn next_line(
@@ -197,10 +201,16 @@ fn next_line(
 ) -> Result<Option<String>, BookError> {
     buf.clear();
     let read = input
+        .take(MAX_LINE as u64 + 1)
         .read_until(b'\n', buf)
         .map_err(|e| BookError::Decode(format!("line {n}: cannot read it: {e}")))?;
     if read == 0 {
         return Ok(None);
+    }
+    if read > MAX_LINE {
+        return Err(BookError::Decode(format!(
+            "line {n} is longer than {MAX_LINE} bytes: not a line of a book export"
+        )));
     }
     let text = std::str::from_utf8(buf).map_err(|e| {
         BookError::Decode(format!(
@@ -213,8 +223,10 @@ fn next_line(
 
 /// Reads a JSON lines export back into a book (the same book, byte for byte, when the
 /// export was whole). Only the key fields, ply, value and DTE of each line are used; each
-/// is checked as it is read, and an error names the line of the input (from 1). A UTF-8
-/// byte order mark before the header is skipped; a CSV export is named as such.
+/// is checked as it is read, and an error names the line of the input (from 1). The book
+/// must then hold every position of its start and depth, each at its fewest plies, and
+/// pass [`Book::verify`]: an export whose values were altered is refused, not imported.
+/// A UTF-8 byte order mark before the header is skipped; a CSV export is named as such.
 pub fn read_jsonl(input: &mut dyn BufRead) -> Result<Book, BookError> {
     let bad = |line: usize, e: String| BookError::Decode(format!("line {line}: {e}"));
     let mut buf = Vec::new();
@@ -321,5 +333,17 @@ pub fn read_jsonl(input: &mut dyn BufRead) -> Result<Book, BookError> {
             entries.len()
         )));
     }
-    Book::from_entries(start, header.depth, entries)
+    let book = Book::from_entries(start, header.depth, entries)?;
+    // The values must be the ones the book's own positions give: every position of the
+    // start and depth is there, each entry above the last ply agrees with its children
+    // (what `book info` checks), so an altered value, DTE or optimal move is refused.
+    let line = |i: usize| {
+        let k = book.entries()[i].key;
+        match lines_of.get(&(k.region, k.snail)) {
+            Some(n) => format!("line {n}"),
+            None => format!("entry {i}"),
+        }
+    };
+    book.check_imported(&line)?;
+    Ok(book)
 }

@@ -2,10 +2,15 @@
 //! bincode 1's default encoding (little-endian fixed-width integers). `docs/FORMATS.md`
 //! of the repository describes the layout byte by byte.
 
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
 use rastros_core::{Bitboard, Board};
 use serde::{Deserialize, Serialize};
 
 use super::{BookEntry, BookError, ChecksumPart};
+use crate::fsio::IoError;
 use crate::score::Value;
 use crate::table::Key;
 
@@ -140,6 +145,18 @@ pub(crate) fn write_file(board: &Board, start: u8, depth: u32, entries: &[BookEn
 }
 
 /// What a file's header says, once checked.
+pub(crate) struct Header {
+    pub board: &'static Board,
+    pub start: u8,
+    pub depth: u32,
+    /// Entries the file holds.
+    pub entries: u64,
+    pub body_checksum: u64,
+    /// Bytes of the whole file the header describes: the header and every entry.
+    pub file_len: u64,
+}
+
+/// What a whole file says, once checked.
 pub(crate) struct Parsed {
     pub board: &'static Board,
     pub start: u8,
@@ -147,44 +164,47 @@ pub(crate) struct Parsed {
     pub entries: Vec<BookEntry>,
 }
 
-/// Reads a whole book file, checking everything; never panics.
-pub(crate) fn read_file(bytes: &[u8], expected: Option<&Board>) -> Result<Parsed, BookError> {
-    let len = bytes.len();
-    if len < MAGIC.len() {
-        return Err(if MAGIC.starts_with(bytes) {
-            BookError::Truncated {
-                expected: HEADER_LEN as u64,
-                found: len as u64,
-            }
+/// Checks a file's header from its first bytes `head` (the first [`HEADER_LEN`] bytes, or
+/// the whole file when it is shorter) and the file's length `len`: magic, version, header
+/// checksum, board, depth, start, and that `len` is exactly the length the header's entry
+/// count implies. Reads nothing past the header, so a huge or endless file is refused
+/// before anything is sized by it; never panics.
+pub(crate) fn read_header(
+    head: &[u8],
+    len: u64,
+    expected: Option<&Board>,
+) -> Result<Header, BookError> {
+    let head = &head[..head.len().min(HEADER_LEN)];
+    let short = |have: usize| BookError::Truncated {
+        expected: HEADER_LEN as u64,
+        found: have as u64,
+    };
+    if head.len() < MAGIC.len() {
+        return Err(if MAGIC.starts_with(head) {
+            short(head.len())
         } else {
             BookError::BadMagic
         });
     }
-    if bytes[..8] != MAGIC {
+    if head[..8] != MAGIC {
         return Err(BookError::BadMagic);
     }
-    if len < 12 {
-        return Err(BookError::Truncated {
-            expected: HEADER_LEN as u64,
-            found: len as u64,
-        });
+    if head.len() < 12 {
+        return Err(short(head.len()));
     }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    let version = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
     if version != VERSION {
         return Err(BookError::UnsupportedVersion {
             found: version,
             supported: VERSION,
         });
     }
-    if len < HEADER_LEN {
-        return Err(BookError::Truncated {
-            expected: HEADER_LEN as u64,
-            found: len as u64,
-        });
+    if head.len() < HEADER_LEN {
+        return Err(short(head.len()));
     }
     let header: RawHeader =
-        bincode::deserialize(&bytes[..HEADER_LEN]).map_err(|e| BookError::Decode(e.to_string()))?;
-    if fnv1a64(&bytes[..HEADER_LEN - 8]) != header.header_checksum {
+        bincode::deserialize(head).map_err(|e| BookError::Decode(e.to_string()))?;
+    if fnv1a64(&head[..HEADER_LEN - 8]) != header.header_checksum {
         return Err(BookError::ChecksumMismatch(ChecksumPart::Header));
     }
     let board = Board::new(header.width.into(), header.height.into()).map_err(|_| {
@@ -215,28 +235,59 @@ pub(crate) fn read_file(bytes: &[u8], expected: Option<&Board>) -> Result<Parsed
             header.start
         )));
     }
-    let body_len = header
+    let file_len = header
         .entries
         .checked_mul(ENTRY_LEN as u64)
         .and_then(|b| b.checked_add(HEADER_LEN as u64))
         .ok_or_else(|| BookError::Decode(format!("{} entries is too many", header.entries)))?;
-    if (len as u64) < body_len {
+    if len < file_len {
         return Err(BookError::Truncated {
-            expected: body_len,
-            found: len as u64,
+            expected: file_len,
+            found: len,
         });
     }
-    if (len as u64) > body_len {
+    if len > file_len {
         return Err(BookError::Decode(format!(
-            "{} bytes after the last entry",
-            len as u64 - body_len
+            "{} bytes after the last entry (the header announces {} entries, {file_len} bytes \
+             in all)",
+            len - file_len,
+            header.entries
         )));
     }
-    let body = &bytes[HEADER_LEN..];
+    Ok(Header {
+        board,
+        start: header.start,
+        depth: header.depth,
+        entries: header.entries,
+        body_checksum: header.body_checksum,
+        file_len,
+    })
+}
+
+/// Checks and decodes the entries `body` (every byte after the header) of a file whose
+/// header is `header`; never panics.
+pub(crate) fn read_body(header: &Header, body: &[u8]) -> Result<Parsed, BookError> {
+    let found = HEADER_LEN as u64 + body.len() as u64;
+    if found < header.file_len {
+        return Err(BookError::Truncated {
+            expected: header.file_len,
+            found,
+        });
+    }
+    if found > header.file_len {
+        return Err(BookError::Decode(format!(
+            "{} bytes after the last entry",
+            found - header.file_len
+        )));
+    }
     if fnv1a64(body) != header.body_checksum {
         return Err(BookError::ChecksumMismatch(ChecksumPart::Body));
     }
-    let mut entries = Vec::with_capacity(header.entries as usize);
+    let board = header.board;
+    let mut entries = Vec::new();
+    entries
+        .try_reserve_exact(body.len() / ENTRY_LEN)
+        .map_err(|_| BookError::Decode(format!("no memory for {} entries", header.entries)))?;
     for (i, chunk) in body.chunks_exact(ENTRY_LEN).enumerate() {
         let raw: RawEntry =
             bincode::deserialize(chunk).map_err(|e| BookError::Decode(e.to_string()))?;
@@ -264,4 +315,115 @@ pub(crate) fn read_file(bytes: &[u8], expected: Option<&Board>) -> Result<Parsed
         depth: header.depth,
         entries,
     })
+}
+
+/// Reads a whole book file from memory, checking everything; never panics.
+pub(crate) fn read_file(bytes: &[u8], expected: Option<&Board>) -> Result<Parsed, BookError> {
+    let header = read_header(bytes, bytes.len() as u64, expected)?;
+    read_body(&header, &bytes[HEADER_LEN..])
+}
+
+/// Reads the book file `path`: the header first, from the first bytes, then (only when the
+/// file's length is the one the header implies) the entries. Anything but a regular file (a
+/// folder, a device such as `/dev/zero`, a pipe) is refused before it is opened.
+pub(crate) fn read_path(path: &Path, expected: Option<&Board>) -> Result<Parsed, BookError> {
+    let io = |e: io::Error| BookError::Io(IoError::new("read book", path, e));
+    let refuse = |why: &str| io(io::Error::new(io::ErrorKind::InvalidInput, why.to_string()));
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if meta.is_dir() {
+        return Err(refuse("it is a folder"));
+    }
+    if !meta.is_file() {
+        return Err(refuse("not a regular file"));
+    }
+    let mut file = File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    let mut head = Vec::with_capacity(HEADER_LEN);
+    (&mut file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut head)
+        .map_err(io)?;
+    let header = read_header(&head, len.max(head.len() as u64), expected)?;
+    // The length matched the header: read the entries, and one byte more to notice a file
+    // that grew meanwhile (read_body refuses it).
+    let body_len = header.file_len - HEADER_LEN as u64;
+    let mut body = Vec::new();
+    usize::try_from(body_len)
+        .ok()
+        .and_then(|n| body.try_reserve_exact(n).ok())
+        .ok_or_else(|| {
+            BookError::Decode(format!(
+                "no memory to read {} entries ({body_len} bytes)",
+                header.entries
+            ))
+        })?;
+    (&mut file)
+        .take(body_len + 1)
+        .read_to_end(&mut body)
+        .map_err(io)?;
+    read_body(&header, &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::Book;
+    use rastros_core::Position;
+
+    fn small_book() -> Vec<u8> {
+        let board = Board::new(4, 4).unwrap();
+        let start = Position::start(board, "b2".parse().unwrap()).unwrap();
+        let entries = super::super::build::enumerate(&start, 0, &|_| {})
+            .into_iter()
+            .map(|(key, ply)| BookEntry {
+                key,
+                ply,
+                value: Value::Win,
+                dte: 1,
+                best: Bitboard::single(0),
+            })
+            .collect();
+        Book::from_entries(start, 0, entries).unwrap().to_bytes()
+    }
+
+    #[test]
+    fn the_header_is_checked_before_the_entries_are_read() {
+        let bytes = small_book();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.book");
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(read_path(&path, None).unwrap().entries.len(), 1);
+        // A valid header and a huge (sparse) tail: refused from the header and the length
+        // alone; reading it would take 64 GiB.
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_len(1 << 36).unwrap();
+        match read_path(&path, None) {
+            Err(BookError::Decode(e)) => assert!(e.contains("bytes after the last entry"), "{e}"),
+            other => panic!("{:?}", other.map(|p| p.entries.len())),
+        }
+        // Too short for its header's entry count.
+        file.set_len(HEADER_LEN as u64 + 3).unwrap();
+        assert!(matches!(
+            read_path(&path, None),
+            Err(BookError::Truncated { expected, found })
+                if expected == bytes.len() as u64 && found == HEADER_LEN as u64 + 3
+        ));
+        // Not a book, however long.
+        std::fs::write(&path, b"garbage!").unwrap();
+        file.set_len(1 << 36).unwrap();
+        assert!(matches!(read_path(&path, None), Err(BookError::BadMagic)));
+        // Only regular files.
+        for (p, why) in [
+            (dir.path(), "it is a folder"),
+            (Path::new("/dev/zero"), "not a regular file"),
+        ] {
+            if !p.exists() {
+                continue;
+            }
+            match read_path(p, None) {
+                Err(BookError::Io(e)) => assert!(e.to_string().ends_with(why), "{e}"),
+                other => panic!("{:?}", other.map(|p| p.entries.len())),
+            }
+        }
+    }
 }

@@ -62,7 +62,10 @@ use crate::search::canonical;
 use crate::solver::terminal_score;
 use crate::table::Key;
 
-pub use build::{checkpoint_path, BookBuilder, BuildError, BuildOutcome, BuildProgress, Strategy};
+pub use build::{
+    checkpoint_path, BookBuilder, BuildError, BuildOutcome, BuildProgress, Strategy,
+    DEFAULT_MAX_POSITIONS,
+};
 pub use format::{ENTRY_LEN, VERSION};
 // Internals public only for the integration tests (`tests/book.rs` corrupts files byte by
 // byte and rebuilds positions from keys): hidden from the docs, not part of the API.
@@ -316,14 +319,30 @@ impl Book {
         })
     }
 
-    /// Reads a book file.
+    /// Reads a book file. The header is read and checked first, from the first bytes, and
+    /// the file's length must be the one its entry count implies before the entries are
+    /// read: a file that is not a book, or is cut short or too long, is refused at once
+    /// whatever its size. Only a regular file is read (not a folder, device or pipe).
     pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
-        Book::from_bytes(&fsio::read(path.as_ref(), "book")?)
+        Ok(Book::from_parsed(format::read_path(path.as_ref(), None)?))
     }
 
-    /// Reads a book file that must be for `board` ([`BookError::WrongBoard`] otherwise).
+    /// Reads a book file that must be for `board` ([`BookError::WrongBoard`] otherwise),
+    /// checked as [`Book::open`] checks it.
     pub fn open_for(path: impl AsRef<Path>, board: &Board) -> Result<Book, BookError> {
-        Book::from_bytes_for(&fsio::read(path.as_ref(), "book")?, Some(board))
+        Ok(Book::from_parsed(format::read_path(
+            path.as_ref(),
+            Some(board),
+        )?))
+    }
+
+    fn from_parsed(p: format::Parsed) -> Book {
+        Book {
+            board: p.board,
+            start: p.start,
+            depth: p.depth,
+            entries: p.entries,
+        }
     }
 
     /// A book from the bytes of a file.
@@ -333,13 +352,7 @@ impl Book {
 
     /// A book from the bytes of a file that must be for `board`, when given.
     pub fn from_bytes_for(bytes: &[u8], board: Option<&Board>) -> Result<Book, BookError> {
-        let p = format::read_file(bytes, board)?;
-        Ok(Book {
-            board: p.board,
-            start: p.start,
-            depth: p.depth,
-            entries: p.entries,
-        })
+        Ok(Book::from_parsed(format::read_file(bytes, board)?))
     }
 
     /// The bytes of the book file.
@@ -352,6 +365,11 @@ impl Book {
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), BookError> {
         fsio::write_atomic(path.as_ref(), "book", &self.to_bytes())?;
         Ok(())
+    }
+
+    /// Bytes of the book file: the header and every entry.
+    pub fn file_len(&self) -> u64 {
+        HEADER_LEN as u64 + ENTRY_LEN as u64 * self.entries.len() as u64
     }
 
     /// The board.
@@ -399,6 +417,14 @@ impl Book {
     /// [`BookError::Decode`] naming the entry. (Loading already checked that every entry's
     /// optimal moves are legal moves of its position.)
     pub fn verify(&self) -> Result<usize, BookError> {
+        self.contradiction().map_err(|(i, why)| {
+            BookError::Decode(format!("entry {i} (ply {}) {why}", self.entries[i].ply))
+        })
+    }
+
+    /// [`Book::verify`]'s check: the number of entries checked, or the index of the first
+    /// entry its children contradict and how.
+    fn contradiction(&self) -> Result<usize, (usize, String)> {
         let mut checked = 0;
         'entries: for (i, e) in self.entries.iter().enumerate() {
             let pos = key_position(self.board, e.key);
@@ -417,21 +443,86 @@ impl Book {
             }
             let derived = build::best_of(scores.into_iter());
             if derived.score != e.score() || derived.best != e.best {
-                return Err(BookError::Decode(format!(
-                    "entry {i} (ply {}) says {} in {} with optimal moves {:#x}, but its \
-                     children give {} in {} with {:#x}",
-                    e.ply,
-                    e.value,
-                    e.dte,
-                    e.best.0,
-                    derived.score.value,
-                    derived.score.dte,
-                    derived.best.0
-                )));
+                return Err((
+                    i,
+                    format!(
+                        "says {} in {} with optimal moves {:#x}, but its children give {} in \
+                         {} with {:#x}",
+                        e.value,
+                        e.dte,
+                        e.best.0,
+                        derived.score.value,
+                        derived.score.dte,
+                        derived.best.0
+                    ),
+                ));
             }
             checked += 1;
         }
         Ok(checked)
+    }
+
+    /// Checks that the book holds exactly the positions of its start and depth: every
+    /// canonical position in progress within the depth, each at the fewest plies that reach
+    /// it, and nothing else. Then every entry above the last ply has all its children in
+    /// the book, so [`Book::verify`] checks it. `line` names an entry (by its index) in
+    /// errors.
+    fn check_positions(&self, line: &dyn Fn(usize) -> String) -> Result<(), BookError> {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        // One more than the entries: a single missing position is named below.
+        let bound = self.len().saturating_add(1);
+        let listed = build::enumerate_bounded(&self.start(), self.depth, bound, &stop, &|_| {})
+            .map_err(|_| {
+                BookError::Decode(format!(
+                    "the book of {} from {} to depth {} has more than the {} positions given",
+                    self.board,
+                    self.board.cell(self.start),
+                    self.depth,
+                    self.len()
+                ))
+            })?;
+        let mut found = vec![false; self.len()];
+        for (key, ply) in listed {
+            let Ok(i) = self
+                .entries
+                .binary_search_by_key(&(key.region, key.snail), order)
+            else {
+                return Err(BookError::Decode(format!(
+                    "position {:#018x}/{} (ply {ply}) is missing",
+                    key.region, key.snail
+                )));
+            };
+            if self.entries[i].ply != ply {
+                return Err(BookError::Decode(format!(
+                    "{}: ply {} is not the fewest plies that reach it ({ply})",
+                    line(i),
+                    self.entries[i].ply
+                )));
+            }
+            found[i] = true;
+        }
+        match found.iter().position(|f| !f) {
+            Some(i) => Err(BookError::Decode(format!(
+                "{}: the position is not within {} plies of the start",
+                line(i),
+                self.depth
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks a book assembled from outside (an import): [`Book::check_positions`], then
+    /// [`Book::verify`]; `line` names an entry (by its index) in errors.
+    pub(crate) fn check_imported(&self, line: &dyn Fn(usize) -> String) -> Result<(), BookError> {
+        self.check_positions(line)?;
+        self.contradiction().map_err(|(i, why)| {
+            BookError::Decode(format!(
+                "{} (ply {}) {why}: the export was altered",
+                line(i),
+                self.entries[i].ply
+            ))
+        })?;
+        Ok(())
     }
 
     /// Looks `pos` up: its value, DTE and optimal moves (in `pos`'s own cells). Every
