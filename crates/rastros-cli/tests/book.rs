@@ -9,18 +9,15 @@ use std::path::{Path, PathBuf};
 use common::{command, fails, ok, s, scratch};
 
 fn build(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    build_book_of(dir, name, &["--board", "5x5", "--depth", "4"], extra)
+}
+
+/// Builds the book of `setup` (board, start, depth) into `dir/name`, with an 8 MiB table.
+fn build_book_of(dir: &Path, name: &str, setup: &[&str], extra: &[&str]) -> PathBuf {
     let out = dir.join(name);
-    let mut args = vec![
-        "book",
-        "--board",
-        "5x5",
-        "--depth",
-        "4",
-        "--out",
-        s(&out),
-        "--hash-mb",
-        "8",
-    ];
+    let mut args = vec!["book"];
+    args.extend_from_slice(setup);
+    args.extend_from_slice(&["--out", s(&out), "--hash-mb", "8"]);
     args.extend_from_slice(extra);
     ok(&args);
     out
@@ -294,24 +291,8 @@ fn a_killed_survey_keeps_every_finished_row() {
 
 /// Builds the 4x4 book from b2, 4 plies deep, into `dir/name`.
 fn build_4x4(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
-    let out = dir.join(name);
-    let mut args = vec![
-        "book",
-        "build",
-        "--board",
-        "4x4",
-        "--start",
-        "b2",
-        "--depth",
-        "4",
-        "--out",
-        s(&out),
-        "--hash-mb",
-        "8",
-    ];
-    args.extend_from_slice(extra);
-    ok(&args);
-    out
+    let setup = ["build", "--board", "4x4", "--start", "b2", "--depth", "4"];
+    build_book_of(dir, name, &setup, extra)
 }
 
 #[test]
