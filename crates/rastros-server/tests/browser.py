@@ -222,6 +222,7 @@ def main():
         wait.until(lambda d: d.find_element(By.ID, "note").text != "")
         note = driver.find_element(By.ID, "note").text
         check("a bad start cell is explained in French", note.startswith("La case de départ zz9"), repr(note))
+        check("the example start cell is the board's middle", "comme d4" in note, repr(note))
         check("a bad start cell leaves no board to click", not driver.find_elements(By.CSS_SELECTOR, "[data-cell]"))
         Select(driver.find_element(By.ID, "lang")).select_by_value("en")
         wait.until(lambda d: d.find_element(By.ID, "new").text == "New game")

@@ -46,14 +46,20 @@ function writeHash() {
 
 const randomSide = () => (Math.random() < 0.5 ? 1 : 2);
 
+/** The centre cell of a board, or the lower left of its central cells (d4 on 8x8). */
+function middleCell(board) {
+  const { width, height } = boardSize(board);
+  if (!(width >= 2 && height >= 2)) return "";
+  return cellName(Math.floor((width - 1) / 2), Math.floor((height - 1) / 2));
+}
+
 /**
- * The start cell of a board that has no centre cell (an even side): the lower left of the
- * central cells, d4 on 8x8; "" where the centre exists (the server then uses it).
+ * The start cell of a board that has no centre cell (an even side): its middle cell; ""
+ * where the centre exists (the server then uses it).
  */
 function defaultStart(board) {
   const { width, height } = boardSize(board);
-  if (!(width >= 2 && height >= 2) || (width % 2 === 1 && height % 2 === 1)) return "";
-  return cellName(Math.floor((width - 1) / 2), Math.floor((height - 1) / 2));
+  return width % 2 === 1 && height % 2 === 1 ? "" : middleCell(board);
 }
 
 // What is drawn now, and a counter that makes late answers to old questions harmless.
@@ -72,7 +78,7 @@ function errorText(error) {
   if (error.status === 400) {
     if (message.startsWith("board:")) return t("page-bad-board", { board: game.board });
     if (message.startsWith("start:")) {
-      return t("page-bad-start", { cell: game.start, example: defaultStart(game.board) || "a1" });
+      return t("page-bad-start", { cell: game.start, example: middleCell(game.board) || "d4" });
     }
     const move = message.match(/^move (\d+) '([^']*)'/);
     if (move) return t("page-bad-move", { n: move[1], cell: move[2] });
