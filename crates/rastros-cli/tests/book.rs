@@ -15,13 +15,23 @@ fn build(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
 /// Builds the book of `setup` (board, start, depth) into `dir/name`, with an 8 MiB table.
 fn build_book_of(dir: &Path, name: &str, setup: &[&str], extra: &[&str]) -> PathBuf {
     let out = dir.join(name);
-    let mut args = vec!["book"];
-    args.extend_from_slice(setup);
-    args.extend_from_slice(&["--out", s(&out), "--hash-mb", "8"]);
-    args.extend_from_slice(extra);
-    ok(&args);
+    ok(&book_args(setup, s(&out), extra));
     out
 }
+
+/// `rastros book SETUP --out OUT --hash-mb 8 EXTRA`.
+fn book_args<'a>(setup: &[&'a str], out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    [
+        &["book"][..],
+        setup,
+        &["--out", out, "--hash-mb", "8"],
+        extra,
+    ]
+    .concat()
+}
+
+/// The setup of the 4x4 book from b2, 4 plies deep, for `book_args`.
+const BUILD_4X4: [&str; 7] = ["build", "--board", "4x4", "--start", "b2", "--depth", "4"];
 
 #[test]
 fn probe_json_agrees_with_solve() {
@@ -57,20 +67,8 @@ fn probe_json_agrees_with_solve() {
     }
     // The subcommand spelling builds the same file.
     let again = dir.join("again.book");
-    ok(&[
-        "book",
-        "build",
-        "--board",
-        "5x5",
-        "--depth",
-        "4",
-        "--out",
-        s(&again),
-        "--hash-mb",
-        "8",
-        "--threads",
-        "1",
-    ]);
+    let setup = ["build", "--board", "5x5", "--depth", "4"];
+    ok(&book_args(&setup, s(&again), &["--threads", "1"]));
     assert_eq!(
         std::fs::read(&book).unwrap(),
         std::fs::read(&again).unwrap()
@@ -291,8 +289,7 @@ fn a_killed_survey_keeps_every_finished_row() {
 
 /// Builds the 4x4 book from b2, 4 plies deep, into `dir/name`.
 fn build_4x4(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
-    let setup = ["build", "--board", "4x4", "--start", "b2", "--depth", "4"];
-    build_book_of(dir, name, &setup, extra)
+    build_book_of(dir, name, &BUILD_4X4, extra)
 }
 
 #[test]
@@ -407,62 +404,26 @@ fn max_positions_bounds_a_build_and_a_checkpoint_mismatch_names_the_start_cell()
     let tmp = scratch();
     let dir = tmp.path();
     let out = dir.join("big.book");
-    let err = fails(&[
-        "book",
-        "build",
-        "--board",
-        "5x5",
-        "--depth",
-        "4",
-        "--out",
-        s(&out),
-        "--hash-mb",
-        "8",
-        "--max-positions",
-        "10",
-    ]);
+    let setup = ["build", "--board", "5x5", "--depth", "4"];
+    let err = fails(&book_args(&setup, s(&out), &["--max-positions", "10"]));
     assert!(err.contains("--max-positions: "), "{err}");
     assert!(err.contains("more than 10 positions"), "{err}");
     assert!(!out.exists() && !dir.join("big.book.ckpt").exists());
     // The bound is the book's positions: the 4x4 book of depth 4 has 220.
     build_4x4(dir, "exact.book", &["--max-positions", "220"]);
-    let err = fails(&[
-        "book",
-        "build",
-        "--board",
-        "4x4",
-        "--start",
-        "b2",
-        "--depth",
-        "4",
-        "--out",
-        s(&dir.join("less.book")),
-        "--hash-mb",
-        "8",
-        "--max-positions",
-        "219",
-    ]);
+    let less = dir.join("less.book");
+    let err = fails(&book_args(
+        &BUILD_4X4,
+        s(&less),
+        &["--max-positions", "219"],
+    ));
     assert!(err.contains("--max-positions: "), "{err}");
 
     // A stopped build, then another depth into the same file: the checkpoint names b2.
     let out = dir.join("stopped.book");
     let args = |depth: &'static str| {
-        vec![
-            "book",
-            "build",
-            "--board",
-            "4x4",
-            "--start",
-            "b2",
-            "--depth",
-            depth,
-            "--out",
-            s(&out),
-            "--hash-mb",
-            "8",
-            "--stop-after",
-            "3",
-        ]
+        let setup = ["build", "--board", "4x4", "--start", "b2", "--depth", depth];
+        book_args(&setup, s(&out), &["--stop-after", "3"])
     };
     fails(&args("4"));
     let err = fails(&args("5"));

@@ -81,8 +81,9 @@ impl std::error::Error for IoError {
 }
 
 /// Refuses to read anything but a regular file (or a link to one): a device such as
-/// `/dev/zero` or a pipe has no end to read to.
-fn regular_input(path: &Path, what: &str) -> Result<(), IoError> {
+/// `/dev/zero` or a pipe has no end to read to. Every reader of the workspace's files asks
+/// it first; `what` names the file in errors (`cannot read WHAT PATH: ...`).
+pub fn check_input(path: &Path, what: &str) -> Result<(), IoError> {
     let err = |e: io::Error| IoError::new(format!("read {what}"), path, e);
     let meta = fs::metadata(path).map_err(err)?;
     if meta.is_file() {
@@ -103,14 +104,14 @@ fn regular_input(path: &Path, what: &str) -> Result<(), IoError> {
 /// Reads the whole file `path`; `what` names it in errors (`cannot read WHAT PATH: ...`).
 /// Only regular files are read (not devices or pipes).
 pub fn read(path: &Path, what: &str) -> Result<Vec<u8>, IoError> {
-    regular_input(path, what)?;
+    check_input(path, what)?;
     fs::read(path).map_err(|e| IoError::new(format!("read {what}"), path, e))
 }
 
 /// Reads the whole text file `path`; `what` names it in errors. Invalid UTF-8 is an error
 /// of kind [`io::ErrorKind::InvalidData`]. Only regular files are read.
 pub fn read_to_string(path: &Path, what: &str) -> Result<String, IoError> {
-    regular_input(path, what)?;
+    check_input(path, what)?;
     fs::read_to_string(path).map_err(|e| IoError::new(format!("read {what}"), path, e))
 }
 

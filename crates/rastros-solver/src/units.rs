@@ -859,7 +859,7 @@ pub struct Merged {
 pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
     let manifest_path = dir.join(MANIFEST_NAME);
     // A manifest that is there but not a file (say a folder) is reported as unreadable.
-    if !manifest_path.is_file() && !manifest_path.exists() {
+    if !manifest_path.exists() {
         if dir.is_dir() && file_names(dir)?.iter().any(|n| is_unit_name(n)) {
             return Err(UnitError::Interrupted(dir.display().to_string()));
         }

@@ -426,18 +426,9 @@ fn export_book(args: ExportArgs) -> Result<(), CliError> {
 
 fn import(args: ImportArgs) -> Result<(), CliError> {
     refuse_same_file(&args.file, &args.out)?;
-    let io = |e: std::io::Error| fsio::IoError::new("read export", &args.file, e);
-    // Only a regular file: a device such as /dev/zero or a pipe has no end to read to.
-    let meta = std::fs::metadata(&args.file).map_err(io)?;
-    if !meta.is_file() {
-        let why = if meta.is_dir() {
-            "it is a folder"
-        } else {
-            "not a regular file"
-        };
-        return Err(io(std::io::Error::new(std::io::ErrorKind::InvalidInput, why)).into());
-    }
-    let file = File::open(&args.file).map_err(io)?;
+    fsio::check_input(&args.file, "export")?;
+    let file =
+        File::open(&args.file).map_err(|e| fsio::IoError::new("read export", &args.file, e))?;
     // The export is checked whole (every position there, every value agreeing with its
     // children) before anything is written.
     let book = export::read_jsonl(&mut BufReader::new(file))

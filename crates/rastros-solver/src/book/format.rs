@@ -328,14 +328,7 @@ pub(crate) fn read_file(bytes: &[u8], expected: Option<&Board>) -> Result<Parsed
 /// folder, a device such as `/dev/zero`, a pipe) is refused before it is opened.
 pub(crate) fn read_path(path: &Path, expected: Option<&Board>) -> Result<Parsed, BookError> {
     let io = |e: io::Error| BookError::Io(IoError::new("read book", path, e));
-    let refuse = |why: &str| io(io::Error::new(io::ErrorKind::InvalidInput, why.to_string()));
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if meta.is_dir() {
-        return Err(refuse("it is a folder"));
-    }
-    if !meta.is_file() {
-        return Err(refuse("not a regular file"));
-    }
+    crate::fsio::check_input(path, "book")?;
     let mut file = File::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
     let mut head = Vec::with_capacity(HEADER_LEN);
