@@ -1,4 +1,12 @@
 #![doc = include_str!("../README.md")]
+//!
+//! ## Index
+//!
+//! - Sets of cells: [`Bitboard`]; board geometry: [`Board`], [`BoardSize`], [`Direction`].
+//! - Cells and players: [`Cell`], [`Player`].
+//! - Positions and play: [`Position`], [`Outcome`], [`split_moves`].
+//! - Counting: [`perft()`], [`perft_divide`]; the goal-free endgame: [`matching`],
+//!   [`GoalFree`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
