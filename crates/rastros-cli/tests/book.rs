@@ -351,6 +351,62 @@ fn import_refuses_an_export_whose_values_were_altered() {
 }
 
 #[test]
+fn info_solve_searches_the_entries_beyond_their_children() {
+    let tmp = scratch();
+    let dir = tmp.path();
+    let book = build_4x4(dir, "b.book", &[]);
+    let info = |file: &Path, extra: &[&str]| -> serde_json::Value {
+        let args = [&["book", "info", s(file), "--json"][..], extra].concat();
+        serde_json::from_str(&ok(&args)).unwrap()
+    };
+    // Every entry: those with all their children in the book by the children, the others
+    // (the deepest ply) by a search each.
+    let j = info(&book, &["--solve", "1000", "--hash-mb", "8"]);
+    let (entries, by_children) = (
+        j["entries"].as_u64().unwrap(),
+        j["entries_checked_against_children"].as_u64().unwrap(),
+    );
+    assert_eq!(j["entries_checked_by_search"], entries - by_children, "{j}");
+    assert!(entries - by_children > 100, "{j}");
+    let j = info(&book, &["--solve", "7", "--hash-mb", "8"]);
+    assert_eq!(j["entries_checked_by_search"], 7, "{j}");
+    assert_eq!(info(&book, &[])["entries_checked_by_search"], 0);
+
+    // A deepest-ply entry altered in an export: its parent's value and optimal moves do not
+    // change, so the import's check against children passes, and only a search finds it.
+    let jsonl = dir.join("b.jsonl");
+    ok(&["book", "export", s(&book), "--out", s(&jsonl)]);
+    let text = std::fs::read_to_string(&jsonl).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let last = lines.last_mut().unwrap();
+    assert!(
+        last.contains(r#""ply":4,"#) && last.contains(r#""dte":5,"#),
+        "{last}"
+    );
+    *last = last.replacen(r#""dte":5,"#, r#""dte":7,"#, 1);
+    let altered = dir.join("altered.jsonl");
+    std::fs::write(&altered, lines.join("\n") + "\n").unwrap();
+    let forged = dir.join("forged.book");
+    ok(&["book", "import", s(&altered), "--out", s(&forged)]);
+    ok(&["book", "info", s(&forged)]);
+    let err = fails(&[
+        "book",
+        "info",
+        s(&forged),
+        "--solve",
+        "1000",
+        "--hash-mb",
+        "8",
+    ]);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(s(&forged)), "{err}");
+    assert!(
+        err.contains("(ply 4) says win in 7") && err.contains("a search gives win in 5"),
+        "{err}"
+    );
+}
+
+#[test]
 fn book_files_are_refused_from_their_header_and_length_and_play_names_the_option() {
     let tmp = scratch();
     let dir = tmp.path();

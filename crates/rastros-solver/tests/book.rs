@@ -504,6 +504,14 @@ fn the_committed_7x7_book_loads_and_agrees_with_the_solver() {
         assert_eq!(a.dte, Some(u32::from(e.dte)), "dte of {pos}");
         assert_eq!(bits(&a.best_moves.unwrap()), e.best, "best moves of {pos}");
     }
+    // Every entry is checked against its children, or else (the deepest ply) open to a
+    // search: a sample spread over the file is searched.
+    let leaves = book.beyond_children();
+    assert_eq!(leaves.len() + book.verify().unwrap(), book.len());
+    for k in 0..24 {
+        book.check_by_search(leaves[k * leaves.len() / 24], &solver)
+            .unwrap();
+    }
 }
 
 #[test]

@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use rastros_core::{BoardSize, Cell, Position};
-use rastros_solver::book::BookError;
 use rastros_solver::book::{
     checkpoint_path, export, Book, BookBuilder, BuildError, BuildOutcome, BuildProgress, Strategy,
     DEFAULT_MAX_POSITIONS,
 };
+use rastros_solver::book::{BookError, SearchCheckError};
 use rastros_solver::fsio;
 use rastros_solver::Value;
 use serde_json::json;
@@ -174,6 +174,13 @@ struct InfoArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Also search N of the entries whose children are beyond the book (the deepest ply),
+    /// which the check against children cannot reach, and compare: N spread evenly over
+    /// the file, or all of them when N is at least their number.
+    #[arg(long, value_name = "N")]
+    solve: Option<usize>,
+    #[command(flatten)]
+    search: SearchArgs,
 }
 
 /// Runs `rastros book`.
@@ -453,6 +460,10 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
         per_ply[e.ply as usize][usize::from(e.value == Value::Win)] += 1;
     }
     let start = book.probe(&book.start()).ok();
+    let searched = match args.solve {
+        Some(n) => solve_sample(&book, n, &args)?,
+        None => 0,
+    };
     if args.json {
         outln!(
             "{}",
@@ -464,6 +475,7 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
                 "depth": book.depth(),
                 "entries": book.len(),
                 "entries_checked_against_children": checked,
+                "entries_checked_by_search": searched,
                 "bytes": bytes,
                 "start_value": start.as_ref().map(|h| h.value.as_str()),
                 "start_dte": start.as_ref().map(|h| h.dte),
@@ -481,6 +493,12 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
             "entries       {} ({checked} checked against their children)",
             book.len()
         );
+        if args.solve.is_some() {
+            outln!(
+                "searched      {searched} of the {} entries beyond their children: all agree",
+                book.len() - checked
+            );
+        }
         outln!("bytes         {bytes}");
         if let Some(h) = &start {
             outln!(
@@ -496,4 +514,41 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+/// `book info --solve N`: searches N entries of those beyond their children, spread evenly
+/// over the file (all when N is at least their number), with a progress bar on a terminal;
+/// returns how many agreed (all of them, or an error names the first that does not).
+fn solve_sample(book: &Book, n: usize, args: &InfoArgs) -> Result<usize, CliError> {
+    let leaves = book.beyond_children();
+    let n = n.min(leaves.len());
+    let sample: Vec<usize> = (0..n).map(|k| leaves[k * leaves.len() / n]).collect();
+    let solver = args.search.solver(book.board())?;
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(n as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} searched")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    for (done, &i) in sample.iter().enumerate() {
+        match book.check_by_search(i, &solver) {
+            Ok(()) => bar.inc(1),
+            Err(SearchCheckError::Solve(e)) => {
+                bar.finish_and_clear();
+                return Err(CliError(format!(
+                    "--solve: {e} after {done} of {n} searches (they agreed)"
+                )));
+            }
+            Err(e) => {
+                bar.finish_and_clear();
+                return Err(CliError(format!("book {}: {e}", args.file.display())));
+            }
+        }
+    }
+    bar.finish_and_clear();
+    Ok(n)
 }

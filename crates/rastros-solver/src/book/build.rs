@@ -454,7 +454,7 @@ pub(super) fn best_of(moves: impl Iterator<Item = (u8, Score)>) -> Solved {
 }
 
 /// Searches one key position: the exact score of every child.
-fn search_entry(solver: &Solver, pos: &Position) -> Result<Solved, SolveError> {
+pub(super) fn search_entry(solver: &Solver, pos: &Position) -> Result<Solved, SolveError> {
     Ok(best_of(solver.move_scores(pos)?.into_iter()))
 }
 

@@ -59,7 +59,7 @@ use rastros_core::{Bitboard, Board, Outcome, Position};
 use crate::fsio::{self, IoError};
 use crate::score::{Score, Value};
 use crate::search::canonical;
-use crate::solver::terminal_score;
+use crate::solver::{terminal_score, SolveError, Solver};
 use crate::table::Key;
 
 pub use build::{
@@ -192,6 +192,45 @@ impl From<IoError> for BookError {
         BookError::Io(e)
     }
 }
+
+/// How an entry differs from what `source` gives, or `None` when they agree.
+fn mismatch(e: &BookEntry, other: build::Solved, source: &str) -> Option<String> {
+    (other.score != e.score() || other.best != e.best).then(|| {
+        format!(
+            "says {} in {} with optimal moves {:#x}, but {source} {} in {} with {:#x}",
+            e.value, e.dte, e.best.0, other.score.value, other.score.dte, other.best.0
+        )
+    })
+}
+
+/// Why [`Book::check_by_search`] failed.
+#[derive(Debug)]
+pub enum SearchCheckError {
+    /// The entry is not what a search of its position gives: the book is wrong.
+    Contradicted {
+        /// The entry's index.
+        entry: usize,
+        /// The entry's ply.
+        ply: u8,
+        /// How they differ.
+        why: String,
+    },
+    /// The search did not finish (interrupted, say).
+    Solve(SolveError),
+}
+
+impl fmt::Display for SearchCheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchCheckError::Contradicted { entry, ply, why } => {
+                write!(f, "entry {entry} (ply {ply}) {why}")
+            }
+            SearchCheckError::Solve(e) => write!(f, "search failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SearchCheckError {}
 
 /// Why a position could not be looked up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -426,40 +465,79 @@ impl Book {
     /// entry its children contradict and how.
     fn contradiction(&self) -> Result<usize, (usize, String)> {
         let mut checked = 0;
-        'entries: for (i, e) in self.entries.iter().enumerate() {
-            let pos = key_position(self.board, e.key);
-            let mut scores = Vec::new();
-            for to in pos.legal_moves() {
-                let mut child = pos;
-                child.play_unchecked(to);
-                let s = match terminal_score(&child) {
-                    Some(s) => s,
-                    None => match self.get(canonical(&child).0) {
-                        Some(c) => c.score(),
-                        None => continue 'entries,
-                    },
-                };
-                scores.push((to, s.parent()));
+        for (i, e) in self.entries.iter().enumerate() {
+            if let Some(derived) = self.by_children(e) {
+                if let Some(why) = mismatch(e, derived, "its children give") {
+                    return Err((i, why));
+                }
+                checked += 1;
             }
-            let derived = build::best_of(scores.into_iter());
-            if derived.score != e.score() || derived.best != e.best {
-                return Err((
-                    i,
-                    format!(
-                        "says {} in {} with optimal moves {:#x}, but its children give {} in \
-                         {} with {:#x}",
-                        e.value,
-                        e.dte,
-                        e.best.0,
-                        derived.score.value,
-                        derived.score.dte,
-                        derived.best.0
-                    ),
-                ));
-            }
-            checked += 1;
         }
         Ok(checked)
+    }
+
+    /// What one negamax step over the children of `e`'s position gives (finished children
+    /// scored by the rules), or `None` when a child is neither finished nor in the book.
+    fn by_children(&self, e: &BookEntry) -> Option<build::Solved> {
+        let pos = key_position(self.board, e.key);
+        let mut scores = Vec::new();
+        for to in pos.legal_moves() {
+            let mut child = pos;
+            child.play_unchecked(to);
+            let s = match terminal_score(&child) {
+                Some(s) => s,
+                None => self.get(canonical(&child).0)?.score(),
+            };
+            scores.push((to, s.parent()));
+        }
+        Some(build::best_of(scores.into_iter()))
+    }
+
+    /// The entries [`Book::verify`] cannot check, as a child of theirs is neither finished
+    /// nor in the book (in a book built from a start, those of the deepest ply), by index:
+    /// only a search checks them ([`Book::check_by_search`]).
+    pub fn beyond_children(&self) -> Vec<usize> {
+        (0..self.entries.len())
+            .filter(|&i| self.by_children(&self.entries[i]).is_none())
+            .collect()
+    }
+
+    /// Searches the position of entry `i` with `solver` (the exact score of every child,
+    /// as the book's build does) and compares the value, DTE and optimal moves with the
+    /// entry's. The check for the entries [`Book::verify`] cannot reach.
+    ///
+    /// ```
+    /// use rastros_core::{Board, Position};
+    /// use rastros_solver::book::{BookBuilder, BuildOutcome};
+    /// use rastros_solver::{Solver, SolverConfig};
+    ///
+    /// let board = Board::new(4, 4).unwrap();
+    /// let start = Position::start(board, "b2".parse().unwrap()).unwrap();
+    /// let solver = Solver::new(board, SolverConfig { hash_mb: 4, threads: 1, ..Default::default() })
+    ///     .unwrap();
+    /// let BuildOutcome::Finished(book) = BookBuilder::new(start, 2).run(&solver, &|_| {}).unwrap()
+    /// else {
+    ///     unreachable!("no limit was set")
+    /// };
+    /// // The entries of ply 2 have children beyond the book: a search checks them.
+    /// let leaves = book.beyond_children();
+    /// assert!(leaves.iter().all(|&i| book.entries()[i].ply == 2));
+    /// for i in leaves {
+    ///     book.check_by_search(i, &solver).unwrap();
+    /// }
+    /// ```
+    pub fn check_by_search(&self, i: usize, solver: &Solver) -> Result<(), SearchCheckError> {
+        let e = &self.entries[i];
+        let pos = key_position(self.board, e.key);
+        let searched = build::search_entry(solver, &pos).map_err(SearchCheckError::Solve)?;
+        match mismatch(e, searched, "a search gives") {
+            Some(why) => Err(SearchCheckError::Contradicted {
+                entry: i,
+                ply: e.ply,
+                why,
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Checks that the book holds exactly the positions of its start and depth: every
