@@ -453,6 +453,28 @@ pub(super) fn best_of(moves: impl Iterator<Item = (u8, Score)>) -> Solved {
     best.expect("positions in progress have a move")
 }
 
+/// One negamax step over the children of the position of `key`: finished children are
+/// scored by the rules, the others by `score` of their canonical keys; `None` when `score`
+/// does not know one of them.
+pub(super) fn by_children(
+    board: &'static Board,
+    key: Key,
+    score: impl Fn(Key) -> Option<Score>,
+) -> Option<Solved> {
+    let pos = key_position(board, key);
+    let mut scores = Vec::new();
+    for to in pos.legal_moves() {
+        let mut child = pos;
+        child.play_unchecked(to);
+        let s = match terminal_score(&child) {
+            Some(s) => s,
+            None => score(canonical(&child).0)?,
+        };
+        scores.push((to, s.parent()));
+    }
+    Some(best_of(scores.into_iter()))
+}
+
 /// Searches one key position: the exact score of every child.
 pub(super) fn search_entry(solver: &Solver, pos: &Position) -> Result<Solved, SolveError> {
     Ok(best_of(solver.move_scores(pos)?.into_iter()))
@@ -931,20 +953,7 @@ impl BookBuilder {
             let derived: Vec<Option<Solved>> = pool.install(|| {
                 group
                     .par_iter()
-                    .map(|&i| {
-                        let pos = key_position(board, keys[i].0);
-                        let mut scores = Vec::new();
-                        for to in pos.legal_moves() {
-                            let mut child = pos;
-                            child.play_unchecked(to);
-                            let s = match terminal_score(&child) {
-                                Some(s) => s,
-                                None => results[lookup(canonical(&child).0)?]?.score,
-                            };
-                            scores.push((to, s.parent()));
-                        }
-                        Some(best_of(scores.into_iter()))
-                    })
+                    .map(|&i| by_children(board, keys[i].0, |k| Some(results[lookup(k)?]?.score)))
                     .collect()
             });
             for (&i, s) in group.iter().zip(derived) {

@@ -59,7 +59,7 @@ use rastros_core::{Bitboard, Board, Outcome, Position};
 use crate::fsio::{self, IoError};
 use crate::score::{Score, Value};
 use crate::search::canonical;
-use crate::solver::{terminal_score, SolveError, Solver};
+use crate::solver::{SolveError, Solver};
 use crate::table::Key;
 
 pub use build::{
@@ -479,18 +479,7 @@ impl Book {
     /// What one negamax step over the children of `e`'s position gives (finished children
     /// scored by the rules), or `None` when a child is neither finished nor in the book.
     fn by_children(&self, e: &BookEntry) -> Option<build::Solved> {
-        let pos = key_position(self.board, e.key);
-        let mut scores = Vec::new();
-        for to in pos.legal_moves() {
-            let mut child = pos;
-            child.play_unchecked(to);
-            let s = match terminal_score(&child) {
-                Some(s) => s,
-                None => self.get(canonical(&child).0)?.score(),
-            };
-            scores.push((to, s.parent()));
-        }
-        Some(build::best_of(scores.into_iter()))
+        build::by_children(self.board, e.key, |k| Some(self.get(k)?.score()))
     }
 
     /// The entries [`Book::verify`] cannot check, as a child of theirs is neither finished
