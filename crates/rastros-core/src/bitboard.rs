@@ -13,6 +13,10 @@ use core::ops::{
 /// difference, `-` difference and `!` complement (complement within all 64 bits: mask with
 /// [`Board::cells`](crate::Board::cells) when that matters).
 ///
+/// Methods that take a cell index expect one below 64, like a shift: a larger index panics
+/// in debug builds and, as the methods are single instructions in the search's inner
+/// loops, is not checked in release builds (where the shift wraps).
+///
 /// ```
 /// use rastros_core::Bitboard;
 /// let a = Bitboard(0b1011);
@@ -30,9 +34,10 @@ impl Bitboard {
     /// The empty set.
     pub const EMPTY: Bitboard = Bitboard(0);
 
-    /// The set holding only the cell with index `index` (`index < 64`).
+    /// The set holding only the cell with index `index`.
     #[inline]
     pub const fn single(index: u8) -> Bitboard {
+        debug_assert!(index < 64, "a cell index is below 64");
         Bitboard(1 << index)
     }
 
@@ -51,18 +56,21 @@ impl Bitboard {
     /// Whether the set holds the cell with index `index`.
     #[inline]
     pub const fn has(self, index: u8) -> bool {
+        debug_assert!(index < 64, "a cell index is below 64");
         self.0 >> index & 1 != 0
     }
 
     /// The set with the cell `index` added.
     #[inline]
     pub const fn with(self, index: u8) -> Bitboard {
+        debug_assert!(index < 64, "a cell index is below 64");
         Bitboard(self.0 | 1 << index)
     }
 
     /// The set with the cell `index` removed.
     #[inline]
     pub const fn without(self, index: u8) -> Bitboard {
+        debug_assert!(index < 64, "a cell index is below 64");
         Bitboard(self.0 & !(1 << index))
     }
 

@@ -14,6 +14,12 @@ use crate::{Bitboard, Cell, CellParseError, Player};
 /// corner is index `W * H - 1`. Every board is built once and shared: [`Board::new`]
 /// returns a `&'static Board`, so positions can carry their board for free.
 ///
+/// Methods that take a cell index (`u8`) expect a cell of this board, below
+/// [`size`](Board::size), as the search calls them in its inner loops without a check:
+/// other indices panic (an index out of bounds) or give meaningless answers. Text and
+/// [`Cell`]s are checked on the way in ([`Board::index`],
+/// [`Position::play`](crate::Position::play)).
+///
 /// ```
 /// use rastros_core::{Board, Player};
 /// let board = Board::standard();
@@ -71,7 +77,9 @@ static BOARDS: [OnceLock<Board>; SLOTS * SLOTS] = [const { OnceLock::new() }; SL
 impl Board {
     /// The board of `width` x `height` cells.
     pub fn new(width: u32, height: u32) -> Result<&'static Board, BoardError> {
-        if width < 2 || height < 2 || width * height > 64 {
+        // Each side at most 32 first, so that the product cannot overflow.
+        let max = u32::from(MAX_SIDE);
+        if width < 2 || height < 2 || width > max || height > max || width * height > 64 {
             return Err(BoardError::Unsupported { width, height });
         }
         let slot = &BOARDS[width as usize * SLOTS + height as usize];
@@ -552,8 +560,11 @@ impl Direction {
         }
     }
 
-    /// The cell one step from `index` in this direction, if it is on `board`.
+    /// The cell one step from `index` in this direction, if both are on `board`.
     pub fn step(self, board: &Board, index: u8) -> Option<u8> {
+        if u32::from(index) >= board.size() {
+            return None;
+        }
         let cell = board.cell(index);
         let (df, dr) = self.delta();
         let (f, r) = (i32::from(cell.file) + df, i32::from(cell.rank) + dr);

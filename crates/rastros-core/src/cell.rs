@@ -69,6 +69,8 @@ impl fmt::Display for Cell {
 pub enum CellParseError {
     /// The text is not letters followed by a rank number, like `c3`.
     Syntax(String),
+    /// A well-formed name beyond the largest boards (files `a` to `af`, ranks 1 to 32).
+    Beyond(String),
     /// The cell is well formed but not on the board in question.
     OffBoard {
         /// The cell named.
@@ -89,6 +91,10 @@ impl fmt::Display for CellParseError {
                     "'{s}' is not a cell name (expected a file letter and a rank, like c3)"
                 )
             }
+            CellParseError::Beyond(s) => write!(
+                f,
+                "'{s}' is beyond every board (files a to af, ranks 1 to {MAX_SIDE})"
+            ),
             CellParseError::OffBoard {
                 cell,
                 width,
@@ -125,8 +131,8 @@ impl FromStr for Cell {
             return Err(syntax());
         }
         let rank: u32 = digits.parse().map_err(|_| syntax())?;
-        if rank == 0 || rank > u32::from(MAX_SIDE) || file >= u32::from(MAX_SIDE) {
-            return Err(syntax());
+        if rank > u32::from(MAX_SIDE) || file >= u32::from(MAX_SIDE) {
+            return Err(CellParseError::Beyond(s.trim().to_string()));
         }
         Ok(Cell::new(file as u8, (rank - 1) as u8))
     }

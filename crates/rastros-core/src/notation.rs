@@ -15,7 +15,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{parse_board, Bitboard, BoardError, Cell, Player, Position};
+use crate::{parse_board, Bitboard, BoardError, Cell, PartsError, Player, Position};
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -65,22 +65,20 @@ pub enum PositionParseError {
         found: usize,
     },
     /// A character other than `.`, `x` and `o`.
-    BadChar(char),
+    BadChar {
+        /// The character.
+        found: char,
+        /// The cell it stands for.
+        cell: Cell,
+    },
     /// Not exactly one snail.
     SnailCount(usize),
     /// The side to move is not `1` or `2`.
     Side(String),
-    /// A goal corner is slimed, which no game can produce.
-    SlimedGoal(Cell),
-    /// The side to move does not match the number of slimed cells.
-    SideParity {
-        /// Slimed cells.
-        slimed: u32,
-        /// Side given.
-        side: Player,
-    },
-    /// Cells are slimed but none is next to the snail.
-    SnailAwayFromSlime(Cell),
+    /// The parts read are not a position play keeps consistent (a slimed goal, the side to
+    /// move against the number of slimed cells, ...): the checks of
+    /// [`Position::from_parts`].
+    Parts(PartsError),
 }
 
 impl fmt::Display for PositionParseError {
@@ -105,24 +103,13 @@ impl fmt::Display for PositionParseError {
             } => {
                 write!(f, "rank {rank} has {found} cells, expected {expected}")
             }
-            BadChar(c) => write!(
+            BadChar { found, cell } => write!(
                 f,
-                "unexpected character '{c}' (use '.' free, 'x' slime, 'o' snail)"
+                "unexpected character '{found}' for {cell} (use '.' free, 'x' slime, 'o' snail)"
             ),
             SnailCount(n) => write!(f, "expected exactly one snail 'o', found {n}"),
             Side(s) => write!(f, "'{s}' is not a side to move (expected 1 or 2)"),
-            SlimedGoal(c) => write!(f, "the goal corner {c} cannot be slimed"),
-            SideParity { slimed, side } => write!(
-                f,
-                "player {side} cannot be to move after {slimed} plies (player 1 moves after an \
-                 even number)"
-            ),
-            SnailAwayFromSlime(c) => {
-                write!(
-                    f,
-                    "the snail on {c} is not next to any slime, so it cannot have moved there"
-                )
-            }
+            Parts(e) => e.fmt(f),
         }
     }
 }
@@ -176,7 +163,12 @@ impl FromStr for Position {
                     '.' => {}
                     'x' | 'X' => slime = slime.with(i),
                     'o' | 'O' => snails.push(i),
-                    other => return Err(BadChar(other)),
+                    found => {
+                        return Err(BadChar {
+                            found,
+                            cell: board.cell(i),
+                        })
+                    }
                 }
             }
         }
@@ -184,23 +176,6 @@ impl FromStr for Position {
             return Err(SnailCount(snails.len()));
         };
         let side: Player = side.parse().map_err(|_| Side(side.to_string()))?;
-        if let Some(goal) = (slime & board.goals()).first() {
-            return Err(SlimedGoal(board.cell(goal)));
-        }
-        let expected = if slime.len() % 2 == 0 {
-            Player::One
-        } else {
-            Player::Two
-        };
-        if side != expected {
-            return Err(SideParity {
-                slimed: slime.len(),
-                side,
-            });
-        }
-        if !slime.is_empty() && (board.neighbours(snail) & slime).is_empty() {
-            return Err(SnailAwayFromSlime(board.cell(snail)));
-        }
-        Ok(Position::from_parts_unchecked(board, slime, snail, side))
+        Position::from_parts(board, slime, snail, side).map_err(Parts)
     }
 }

@@ -39,7 +39,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     words.perft(pos.free().0, pos.snail(), depth)
 }
 
-/// Perft of each legal first move: `(target cell index, count)`, lowest index first.
+/// Perft of each legal first move: `(target cell index, count)`, lowest index first. The
+/// counts add up to [`perft`] from depth 1; at depth 0, or in a finished game, there is no
+/// first move, so the list is empty (while `perft` counts the position itself at depth 0).
 pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(u8, u64)> {
     if depth == 0 || pos.is_over() {
         return Vec::new();

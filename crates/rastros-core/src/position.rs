@@ -143,6 +143,8 @@ pub enum PartsError {
     },
     /// The snail is not next to any slimed cell, so it cannot have moved there.
     SnailAwayFromSlime(Cell),
+    /// Nothing is slimed and the snail is on a goal corner: no game starts there.
+    SnailOnGoal(Cell),
 }
 
 impl fmt::Display for PartsError {
@@ -152,7 +154,12 @@ impl fmt::Display for PartsError {
                 write!(f, "snail index {index} is not on a board of {cells} cells")
             }
             PartsError::SlimeOffBoard(cells) => {
-                write!(f, "slimed cell indices {cells:?} are not on the board")
+                let indices: Vec<String> = cells.iter().map(|i| i.to_string()).collect();
+                write!(
+                    f,
+                    "slimed cell indices {} are not on the board",
+                    indices.join(", ")
+                )
             }
             PartsError::SnailOnSlime(c) => write!(f, "the snail on {c} is on a slimed cell"),
             PartsError::SlimedGoal(c) => write!(f, "the goal corner {c} cannot be slimed"),
@@ -164,6 +171,10 @@ impl fmt::Display for PartsError {
             PartsError::SnailAwayFromSlime(c) => write!(
                 f,
                 "the snail on {c} is not next to any slime, so it cannot have moved there"
+            ),
+            PartsError::SnailOnGoal(c) => write!(
+                f,
+                "the snail is on the goal corner {c} with nothing slimed: no game starts there"
             ),
         }
     }
@@ -232,10 +243,11 @@ impl Position {
         })
     }
 
-    /// A position from its parts, checked to be one that play can reach: every slimed cell
-    /// and the snail on the board, the snail not on slime, no goal slimed, the side to move
-    /// matching the number of slimed cells, and the snail next to a slimed cell once the
-    /// first move is made. These are the checks of the text form ([`str::parse`]).
+    /// A position from its parts, checked for what play keeps true: every slimed cell and
+    /// the snail on the board, the snail not on slime, no goal slimed, the side to move
+    /// matching the number of slimed cells, the snail next to a slimed cell once the first
+    /// move is made, and not on a goal before it. (Whether one trail could have left this
+    /// slime is not checked.) These are the checks of the text form ([`str::parse`]).
     ///
     /// ```
     /// use rastros_core::{Bitboard, Board, PartsError, Player, Position};
@@ -282,6 +294,9 @@ impl Position {
         }
         if !slime.is_empty() && (board.neighbours(snail) & slime).is_empty() {
             return Err(PartsError::SnailAwayFromSlime(board.cell(snail)));
+        }
+        if slime.is_empty() && board.goals().has(snail) {
+            return Err(PartsError::SnailOnGoal(board.cell(snail)));
         }
         Ok(Position::from_parts_unchecked(board, slime, snail, side))
     }
@@ -476,6 +491,8 @@ impl Position {
     pub fn diagram(&self) -> String {
         let board = self.board;
         let mut out = String::new();
+        // Files from `aa` on (boards over 26 wide) take two columns: every cell does then.
+        let col = if board.width() > 26 { 2 } else { 1 };
         for rank in (0..board.height()).rev() {
             out += &format!("{:>2}", rank + 1);
             for file in 0..board.width() {
@@ -491,15 +508,14 @@ impl Position {
                 } else {
                     '.'
                 };
-                out.push(' ');
-                out.push(c);
+                out += &format!(" {c:>col$}");
             }
             out.push('\n');
         }
         out += "  ";
         for file in 0..board.width() {
             let name = Cell::new(file, 0).to_string();
-            out += &format!(" {}", name.trim_end_matches('1'));
+            out += &format!(" {:>col$}", name.trim_end_matches('1'));
         }
         out.push('\n');
         if board.height() < 10 {
@@ -535,7 +551,8 @@ pub struct MoveListError {
 /// What is wrong with a move of a move list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveErrorKind {
-    /// The token is not a cell on the board.
+    /// The token is not a cell name (a cell name off the board is a
+    /// [`PlayError`] instead).
     Cell(CellParseError),
     /// The cell is not a legal move there.
     Play(PlayError),

@@ -2,8 +2,8 @@
 //! from their parts.
 
 use rastros_core::{
-    Bitboard, Board, Direction, DirectionParseError, PartsError, PlayError, Player, Position,
-    DIRECTIONS,
+    Bitboard, Board, BoardError, Direction, DirectionParseError, PartsError, PlayError, Player,
+    Position, DIRECTIONS,
 };
 
 #[test]
@@ -95,4 +95,76 @@ fn from_parts_names_what_is_inconsistent() {
         Position::from_parts(board, Bitboard::single(1), 7, Player::Two),
         Err(PartsError::SnailAwayFromSlime(c)) if c.to_string() == "b3"
     ));
+    // A goal is no start, in the text form as in `Position::start`.
+    assert!(matches!(
+        Position::from_parts(board, Bitboard::EMPTY, 0, one),
+        Err(PartsError::SnailOnGoal(c)) if c.to_string() == "a1"
+    ));
+    let err = "3x3 ..o/.../... 1"
+        .parse::<Position>()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("goal corner c3 with nothing slimed"), "{err}");
+    // Cells off the board are named by their indices.
+    let err = Position::from_parts(board, Bitboard(1 << 12 | 1 << 40), 4, one).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "slimed cell indices 12, 40 are not on the board"
+    );
+}
+
+#[test]
+fn sizes_beyond_32_a_side_are_refused_without_overflow() {
+    for (w, h) in [
+        (65536, 65536),
+        (u32::MAX, 2),
+        (2, u32::MAX),
+        (u32::MAX, u32::MAX),
+        (33, 1),
+    ] {
+        assert!(
+            matches!(Board::new(w, h), Err(BoardError::Unsupported { .. })),
+            "{w}x{h}"
+        );
+    }
+    assert!(Board::new(32, 2).is_ok() && Board::new(2, 32).is_ok());
+}
+
+#[test]
+fn a_step_from_a_cell_off_the_board_goes_nowhere() {
+    let board = Board::standard();
+    assert_eq!(Direction::S.step(board, 49), None);
+    assert_eq!(Direction::S.step(board, 200), None);
+    assert_eq!(Direction::S.step(board, 48), Some(41));
+}
+
+#[test]
+fn names_beyond_every_board_say_so() {
+    for name in ["ag1", "a33", "zz1"] {
+        let err = name.parse::<rastros_core::Cell>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("'{name}' is beyond every board (files a to af, ranks 1 to 32)")
+        );
+    }
+    assert_eq!(
+        "af32".parse::<rastros_core::Cell>().unwrap().to_string(),
+        "af32"
+    );
+    assert!("a0"
+        .parse::<rastros_core::Cell>()
+        .unwrap_err()
+        .to_string()
+        .contains("not a cell name"));
+}
+
+#[test]
+fn diagrams_of_boards_over_26_wide_keep_their_columns() {
+    // File `aa` takes two characters, so every cell takes two.
+    let board = Board::new(27, 2).unwrap();
+    let pos = Position::start(board, "aa1".parse().unwrap()).unwrap();
+    let dots = "  .".repeat(25);
+    let files: String = ('a'..='z').map(|f| format!("  {f}")).collect();
+    let expected = format!("2  .{dots}  2\n1  1{dots}  o\n {files} aa\n");
+    assert_eq!(pos.diagram(), expected);
 }

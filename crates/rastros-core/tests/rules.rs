@@ -6,7 +6,7 @@ mod common;
 use common::RefPos;
 use proptest::prelude::*;
 use rastros_core::{
-    Bitboard, Board, Cell, EndReason, Outcome, Player, Position, PositionParseError,
+    Bitboard, Board, Cell, EndReason, Outcome, PartsError, Player, Position, PositionParseError,
 };
 
 /// A random board size with both sides at least 2 and at most 64 cells.
@@ -230,7 +230,7 @@ proptest! {
 fn bad_positions_get_the_right_error() {
     use PositionParseError::*;
     type Check = fn(&PositionParseError) -> bool;
-    let cases: [(&str, Check); 10] = [
+    let cases: [(&str, Check); 11] = [
         ("3x3 .../.o./...", |e| matches!(e, Fields(2))),
         ("3y3 .../.o./... 1", |e| matches!(e, Board(_))),
         ("9x9 .../.o./... 1", |e| matches!(e, Board(_))),
@@ -253,14 +253,22 @@ fn bad_positions_get_the_right_error() {
                 }
             )
         }),
-        ("3x3 .../.q./... 1", |e| matches!(e, BadChar('q'))),
+        (
+            "3x3 .../.q./... 1",
+            |e| matches!(e, BadChar { found: 'q', cell } if cell.to_string() == "b2"),
+        ),
         ("3x3 o../.o./... 1", |e| matches!(e, SnailCount(2))),
-        ("3x3 ..x/.o./... 2", |e| matches!(e, SlimedGoal(_))),
+        ("3x3 ..x/.o./... 2", |e| {
+            matches!(e, Parts(PartsError::SlimedGoal(_)))
+        }),
         ("3x3 .x./.o./... 1", |e| {
-            matches!(e, SideParity { slimed: 1, .. })
+            matches!(e, Parts(PartsError::SideParity { slimed: 1, .. }))
         }),
         ("4x4 ..../o.../..../..x. 2", |e| {
-            matches!(e, SnailAwayFromSlime(_))
+            matches!(e, Parts(PartsError::SnailAwayFromSlime(_)))
+        }),
+        ("3x3 .../.../o.. 1", |e| {
+            matches!(e, Parts(PartsError::SnailOnGoal(_)))
         }),
     ];
     for (text, check) in cases {
