@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use common::{
-    build_book, command, fails_with, ok, rng, run_command, s, scratch, wait, Run, TIME_LIMIT,
+    build_book, command, fails, fails_with, ok, rng, run_command, s, scratch, wait, Run, TIME_LIMIT,
 };
 use rand::RngExt;
 
@@ -635,6 +635,18 @@ fn outputs_are_checked_before_the_work_and_only_regular_files_are_used() {
     fails_with(
         &certify(&eight, &p("gone/cert")),
         "its folder does not exist",
+    );
+    // A folder that takes no new file (procfs, even for root) is found before the work, and
+    // the error names the output, not the temporary file the check made.
+    let err = fails(&certify(&eight, "/proc/rastros.cert"));
+    assert!(
+        err.contains("cannot write certificate /proc/rastros.cert: No such file or directory")
+            && !err.contains(".tmp"),
+        "{err}"
+    );
+    fails_with(
+        &["survey", "--boards", "8x8", "--out", "/proc"],
+        "cannot write survey /proc/survey.csv",
     );
     let book = |out: &str| {
         let args = [

@@ -117,9 +117,10 @@ pub fn read_to_string(path: &Path, what: &str) -> Result<String, IoError> {
 
 /// Checks that `path` can take a file written by [`write_atomic`], before any work is
 /// done for it: it names a file (not `/` or a path ending in a separator), its folder
-/// exists, and nothing but a regular file is there already. A folder, a device (such as
-/// `/dev/null`), a pipe or a symbolic link is refused rather than replaced by the rename.
-/// `what` names the file in errors (`cannot write WHAT PATH: ...`).
+/// exists and takes a new file (one is made there and removed), and nothing but a regular
+/// file is there already. A folder, a device (such as `/dev/null`), a pipe or a symbolic
+/// link is refused rather than replaced by the rename. `what` names the file in errors
+/// (`cannot write WHAT PATH: ...`).
 pub fn check_output(path: &Path, what: &str) -> Result<(), IoError> {
     let refuse = |why: &str| {
         Err(IoError::new(
@@ -146,11 +147,44 @@ pub fn check_output(path: &Path, what: &str) -> Result<(), IoError> {
         _ => {}
     }
     match fs::metadata(folder(path)) {
-        Ok(meta) if meta.is_dir() => Ok(()),
-        Ok(_) => refuse("its folder is not a folder"),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => refuse("its folder does not exist"),
-        Err(e) => Err(IoError::new(format!("write {what}"), path, e)),
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => return refuse("its folder is not a folder"),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return refuse("its folder does not exist")
+        }
+        Err(e) => return Err(IoError::new(format!("write {what}"), path, e)),
     }
+    // The temporary file a write would make, made and removed at once.
+    temporary_beside(path)
+        .map(drop)
+        .map_err(|e| IoError::new(format!("write {what}"), path, e))
+}
+
+/// A new temporary file `.NAME.XXXXXX.tmp` in `path`'s folder. Its errors do not name the
+/// temporary file (`tempfile` adds its path), only what went wrong.
+fn temporary_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // A temporary file is private (0600) by default; the file it becomes gets the mode any
+    // new file gets (0666 less the umask), like `fs::write`.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(folder(path)).map_err(|e| {
+        // `tempfile` words its errors "{error} at path {temporary path:?}" and keeps no
+        // other way to the first part.
+        match e.to_string().rsplit_once(" at path \"") {
+            Some((error, _)) => io::Error::new(e.kind(), error.to_string()),
+            None => e,
+        }
+    })
 }
 
 /// The folder a file `path` lives in (`.` for a bare file name).
@@ -180,21 +214,7 @@ pub fn write_atomic_with(
     check_output(path, what)?;
     let err = |e: io::Error| IoError::new(format!("write {what}"), path, e);
     let dir = folder(path);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    // A temporary file is private (0600) by default; the file it becomes gets the mode any
-    // new file gets (0666 less the umask), like `fs::write`.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(fs::Permissions::from_mode(0o666));
-    }
-    let tmp = builder.tempfile_in(dir).map_err(err)?;
+    let tmp = temporary_beside(path).map_err(err)?;
     {
         let mut out = io::BufWriter::new(tmp.as_file());
         write(&mut out).map_err(err)?;

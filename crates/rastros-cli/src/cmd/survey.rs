@@ -3,7 +3,7 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -211,11 +211,14 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
                 note!("[{:>7.1}s] {text}", clock.elapsed().as_secs_f64());
             }
             rows.push(*row);
+            // A file that cannot be written stops the survey: its work would be lost.
             if let Err(e) = write_files(&args, &old, &rows) {
                 write_error.get_or_insert(e);
+                interrupt.store(true, Ordering::Relaxed);
             }
         });
         if let Some(e) = write_error.take() {
+            bar.finish_and_clear();
             return Err(e);
         }
         match result {
