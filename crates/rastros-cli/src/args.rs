@@ -44,17 +44,32 @@ impl<E: std::error::Error> From<E> for CliError {
     }
 }
 
+/// The start on `board` at `--start` `start`, or at the centre; errors name `--start`.
+pub fn start_or_centre(board: &'static Board, start: Option<Cell>) -> Result<Position, CliError> {
+    match start {
+        Some(cell) => Position::start(board, cell).map_err(|e| CliError(format!("--start: {e}"))),
+        None => Position::centre(board).map_err(|_| {
+            // The cell left of and below the middle, unless it is a goal (on 2x2).
+            let middle = Cell::new((board.width() - 1) / 2, (board.height() - 1) / 2);
+            let example = match board.index(middle) {
+                Ok(i) if !board.goals().has(i) => middle,
+                _ => board.cell(1),
+            };
+            CliError(format!(
+                "the {board} board has no centre cell: name the start with --start (for \
+                 example --start {example})"
+            ))
+        }),
+    }
+}
+
 impl PositionArgs {
     /// The start position (before `--moves`).
     pub fn start_position(&self) -> Result<Position, CliError> {
         if let Some(pos) = self.position {
             return Ok(pos);
         }
-        let board = self.board.0;
-        Ok(match self.start {
-            Some(cell) => Position::start(board, cell)?,
-            None => Position::centre(board)?,
-        })
+        start_or_centre(self.board.0, self.start)
     }
 
     /// The position after `--moves`.

@@ -28,7 +28,7 @@ enum Command {
     Perft(cmd::perft::PerftArgs),
     /// Solve a position exactly: value, distance to the end, winning and optimal moves, PV.
     Solve(cmd::solve::SolveArgs),
-    /// Opening books: build, probe and export.
+    /// Opening books: build, probe, export, import and check.
     Book(cmd::book::BookArgs),
     /// Solve every start cell of every board size up to a number of cells.
     Survey(cmd::survey::SurveyArgs),
@@ -36,7 +36,7 @@ enum Command {
     Play(cmd::play::PlayArgs),
     /// Print the rules of the game.
     Rules(cmd::play::RulesArgs),
-    /// Serve the web page and JSON API: play and analyse in the browser.
+    /// Serve the web page and JSON API: play and analyze in the browser.
     Serve(cmd::serve::ServeArgs),
     /// Write a certificate of who wins a position, checkable by `rastros-verify`.
     Certify(cmd::certify::CertifyArgs),
@@ -52,7 +52,10 @@ enum Command {
 
 fn main() -> ExitCode {
     restore_broken_pipe_default();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return argument_error(e),
+    };
     let result = match cli.command {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Solve(a) => cmd::solve::run(a),
@@ -81,6 +84,36 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// A command line clap refused. Help and version (asked for, or help for a bare command)
+/// print as clap prints them; an error is one line, `rastros: error: ...` like every other
+/// error, naming the argument (clap's usage and "For more information" lines are left out:
+/// `--help` gives them).
+fn argument_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let line = parts
+        .iter()
+        .enumerate()
+        .map(|(i, l)| match (i, l.starts_with("tip:")) {
+            (0, _) => l.to_string(),
+            (_, true) => format!("; {l}"),
+            _ => format!(" {l}"),
+        })
+        .collect::<String>();
+    let line = line.strip_prefix("error: ").unwrap_or(&line);
+    let _ = writeln!(std::io::stderr(), "rastros: error: {line}");
+    ExitCode::from(2)
 }
 
 /// Output piped into a reader that stops early (`rastros split ... | head -1`) should end

@@ -116,14 +116,47 @@ fn bad_input_gets_a_clear_error() {
     fails_with(&["solve", "--moves", "c3 c3"], "move 2 'c3'");
     fails_with(&["solve", "--moves", "c3 zz"], "move 2 'zz'");
     fails_with(&["solve", "--moves", "h9"], "h9 is not on the board");
-    fails_with(&["solve", "--board", "8x8"], "no centre cell");
+    fails_with(
+        &["solve", "--board", "8x8"],
+        "no centre cell: name the start with --start (for example --start d4)",
+    );
     fails_with(&["solve", "--board", "9x9"], "unsupported board");
     fails_with(&["solve", "--board", "7by7"], "not a board size");
-    fails_with(&["solve", "--start", "a1"], "goal corner");
+    fails_with(
+        &["solve", "--start", "a1"],
+        "--start: the snail cannot start on the goal",
+    );
+    fails_with(
+        &["survey", "--min-side", "5", "--max-side", "3"],
+        "--min-side 5 is above --max-side 3",
+    );
+    fails_with(&["merge", "/nonexistent-rastros"], "no such folder");
     fails_with(
         &["solve", "--position", "3x3 .../.o./... 2"],
         "cannot be to move",
     );
     fails_with(&["perft", "--depth", "x"], "invalid value");
     fails_with(&["solve", "--hash-mb", "0"], "hash-mb");
+    // Errors of the argument parser are one line too, in the same form, naming the argument.
+    for (args, says) in [
+        (
+            &["solve", "--board", "9x9"][..],
+            "invalid value '9x9' for '--board <BOARD>'",
+        ),
+        (
+            &["book", "build"][..],
+            "not provided: --depth <DEPTH> --out <OUT>",
+        ),
+        (
+            &["solve", "--thread", "2"][..],
+            "; tip: a similar argument exists: '--threads'",
+        ),
+    ] {
+        let err = common::fails(args);
+        assert!(
+            err.starts_with("rastros: error: ") && err.contains(says),
+            "{err}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
 }

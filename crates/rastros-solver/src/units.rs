@@ -860,7 +860,11 @@ pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
     let manifest_path = dir.join(MANIFEST_NAME);
     // A manifest that is there but not a file (say a folder) is reported as unreadable.
     if !manifest_path.exists() {
-        if dir.is_dir() && file_names(dir)?.iter().any(|n| is_unit_name(n)) {
+        if !dir.is_dir() {
+            let why = std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder");
+            return Err(fsio::IoError::new("read split directory", dir, why).into());
+        }
+        if file_names(dir)?.iter().any(|n| is_unit_name(n)) {
             return Err(UnitError::Interrupted(dir.display().to_string()));
         }
         return Err(UnitError::NoManifest(dir.display().to_string()));

@@ -28,8 +28,30 @@ fn named(file: &str, error: &str) -> String {
     }
 }
 
+/// What `--help` prints.
+const HELP: &str = "\
+rastros-verify: checks a Rastros certificate (written by `rastros certify`) on its own, with
+the rules of the game and nothing else, and says in one line whether it is valid.
+
+Usage: rastros-verify FILE [--json]
+
+Options:
+  --json     Print one JSON object instead of a line of text
+  --help     Print this help
+  --version  Print the version
+
+Exit status: 0 when the certificate is valid, 1 otherwise.";
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{HELP}");
+        return ExitCode::SUCCESS;
+    }
+    if args.iter().any(|a| a == "--version" || a == "-V") {
+        println!("rastros-verify {}", env!("CARGO_PKG_VERSION"));
+        return ExitCode::SUCCESS;
+    }
     let json = args.iter().any(|a| a == "--json");
     let files: Vec<&String> = args.iter().filter(|a| *a != "--json").collect();
     let (file, report) = match files.as_slice() {

@@ -75,3 +75,20 @@ fn empty_missing_and_random_files_and_no_file_exit_1() {
     std::fs::remove_file(empty).unwrap();
     std::fs::remove_file(random).unwrap();
 }
+
+#[test]
+fn help_and_version_print_and_exit_0() {
+    for flag in ["--help", "-h"] {
+        let out = run(&[flag]);
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{stdout}");
+        assert!(stdout.contains("Usage: rastros-verify FILE [--json]"), "{stdout}");
+    }
+    let out = run(&["--version"]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success());
+    assert_eq!(stdout, format!("rastros-verify {}\n", env!("CARGO_PKG_VERSION")));
+    // No file is still an error.
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -51,7 +51,11 @@ fn refuse_same_file(input: &Path, out: &Path) -> Result<(), CliError> {
 
 /// Arguments of `rastros book`.
 #[derive(Debug, Args)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    arg_required_else_help = true
+)]
 pub struct BookArgs {
     #[command(subcommand)]
     command: Option<BookCommand>,
@@ -280,10 +284,7 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
         return Err(CliError("book build needs --depth and --out".into()));
     };
     let board = args.board.0;
-    let start = match args.start {
-        Some(cell) => Position::start(board, cell)?,
-        None => Position::centre(board)?,
-    };
+    let start = crate::args::start_or_centre(board, args.start)?;
     check_depth("--depth", depth, board)?;
     // A path that cannot take the book is refused before the build (and before its
     // checkpoint is made beside it).

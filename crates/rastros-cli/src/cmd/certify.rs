@@ -49,10 +49,7 @@ pub fn run(args: CertifyArgs) -> Result<(), CliError> {
     // A path that cannot take the file is refused before the solve, not after it.
     fsio::check_output(&args.out, "certificate")?;
     let board = args.board.0;
-    let start = match args.start {
-        Some(cell) => Position::start(board, cell)?,
-        None => Position::centre(board)?,
-    };
+    let start = crate::args::start_or_centre(board, args.start)?;
     let pos = start.play_moves(&args.moves)?;
     let moves = rastros_core::split_moves(&args.moves)
         .map(|t| board.parse_cell(t))

@@ -131,7 +131,24 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
     let plan = kept;
     let total: usize = plan.iter().map(|(_, s)| s.len()).sum();
     if total == 0 {
-        return Err(CliError("no board and start cell to survey".into()));
+        return Err(CliError(
+            if args.boards.is_empty() && args.min_side > args.max_side {
+                format!(
+                    "--min-side {} is above --max-side {}: no board to survey",
+                    args.min_side, args.max_side
+                )
+            } else if args.boards.is_empty() && plan.is_empty() {
+                format!(
+                    "no board with sides from --min-side {} to --max-side {} has at most \
+                 --max-cells {} cells",
+                    args.min_side, args.max_side, args.max_cells
+                )
+            } else {
+                "no board and start cell to survey: the --starts cells are goals or off every \
+             board"
+                    .into()
+            },
+        ));
     }
     let csv_path = args.out.join("survey.csv");
     let md_path = args.out.join("survey.md");
