@@ -172,6 +172,12 @@ pub fn analysis_json(
     })
 }
 
+/// `n` and the noun for it: `1 ply`, `2 plies`.
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Prints the answer `a` about `pos` as text: diagram, value, moves, PV, nodes, time.
 pub fn print_analysis(pos: &Position, a: &Analysis) -> Result<(), CliError> {
     let board = pos.board();
@@ -179,11 +185,20 @@ pub fn print_analysis(pos: &Position, a: &Analysis) -> Result<(), CliError> {
     outln!("position      {pos}");
     outln!("to move       player {}", pos.side_to_move());
     match a.dte {
-        Some(dte) => outln!("value         {} in {dte} plies", a.value),
+        Some(dte) => outln!(
+            "value         {} in {}",
+            a.value,
+            count(dte, "ply", "plies")
+        ),
         None => outln!("value         {}", a.value),
     }
     if let Some(w) = &a.winning_moves {
-        outln!("winning moves {}", names(board, w));
+        let listed = if w.is_empty() {
+            "none".to_string()
+        } else {
+            names(board, w)
+        };
+        outln!("winning moves {listed}");
     }
     if let Some(b) = &a.best_moves {
         outln!("optimal moves {}", names(board, b));

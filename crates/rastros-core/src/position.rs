@@ -165,8 +165,9 @@ impl fmt::Display for PartsError {
             PartsError::SlimedGoal(c) => write!(f, "the goal corner {c} cannot be slimed"),
             PartsError::SideParity { slimed, side } => write!(
                 f,
-                "player {side} cannot be to move after {slimed} plies (player 1 moves after an \
-                 even number)"
+                "player {side} cannot be to move after {slimed} {} (player 1 moves after an \
+                 even number)",
+                if *slimed == 1 { "ply" } else { "plies" }
             ),
             PartsError::SnailAwayFromSlime(c) => write!(
                 f,

@@ -197,7 +197,9 @@ pub fn rules(lang: Lang) -> &'static str {
 }
 
 /// The rules as the web page shows them: [`rules`] without its words about the terminal's
-/// `--board` option (key `rules-terminal-note`), as the page chooses the board itself.
+/// `--board` option (key `rules-terminal-note`), as the page chooses the board itself, and
+/// each paragraph on one line (the terminal's wrapping would leave ragged lines where the
+/// note was); paragraphs are separated by blank lines.
 ///
 /// ```
 /// use rastros_i18n::{rules, rules_for_page, Lang};
@@ -206,8 +208,26 @@ pub fn rules(lang: Lang) -> &'static str {
 /// assert!(rules_for_page(Lang::De).starts_with(Lang::De.game_name()));
 /// ```
 pub fn rules_for_page(lang: Lang) -> String {
-    let note = text_of(lang, "rules-terminal-note").unwrap_or_default();
-    rules(lang).replacen(note, "", 1)
+    let one_line = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let note = one_line(text_of(lang, "rules-terminal-note").unwrap_or_default());
+    rules(lang)
+        .split("\n\n")
+        .map(|paragraph| {
+            let text = one_line(paragraph);
+            if note.is_empty() {
+                return text;
+            }
+            // The note's own spacing may differ from the paragraph's: both are one line here,
+            // and the space before the note goes with it.
+            let spaced = format!(" {note}");
+            if text.contains(&spaced) {
+                text.replacen(&spaced, "", 1)
+            } else {
+                one_line(&text.replacen(&note, "", 1))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
 }
 
 /// The names of the placeholders of a template, e.g. `{"cell", "player"}`.

@@ -107,6 +107,23 @@ fn the_rules_exist_in_all_six_languages() {
         }
         assert!(!r.ends_with('\n'));
         assert!(seen.insert(r), "{lang} repeats another language's rules");
+        // The page's form: the same paragraphs, each on one line, without the terminal's
+        // --board note and without a gap where it was.
+        let page = rastros_i18n::rules_for_page(lang);
+        assert_eq!(
+            page.split("\n\n").count(),
+            r.split("\n\n").count(),
+            "{lang}"
+        );
+        assert!(
+            page.split("\n\n").all(|p| !p.contains('\n')),
+            "{lang}: {page}"
+        );
+        assert!(!page.contains("--board"), "{lang}: {page}");
+        let without_ellipses = page.replace(" ...", "");
+        for gap in ["  ", " .", " ,", "( "] {
+            assert!(!without_ellipses.contains(gap), "{lang}: {gap:?} in {page}");
+        }
     }
 }
 

@@ -21,7 +21,7 @@ use rastros_solver::Value;
 use serde_json::json;
 
 use crate::args::{check_depth, CliError, SearchArgs};
-use crate::report::{names, note, out, outln};
+use crate::report::{count, names, note, out, outln};
 
 /// Opens the book `path`; every error names the file.
 fn open_book(path: &Path) -> Result<Book, CliError> {
@@ -228,7 +228,10 @@ impl BuildDisplay {
     fn event(&self, p: BuildProgress) {
         match p {
             BuildProgress::Enumerated { ply, positions } => {
-                self.say(&format!("ply {ply}: {positions} new positions"));
+                self.say(&format!(
+                    "ply {ply}: {} new",
+                    count(positions as u64, "position", "positions")
+                ));
             }
             BuildProgress::Searching { done, total } => {
                 self.say(&format!(
@@ -338,10 +341,10 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
                 );
             } else {
                 outln!(
-                    "wrote {}: {board} from {}, depth {depth}, {} entries, {bytes} bytes, {seconds:.1} s",
+                    "wrote {}: {board} from {}, depth {depth}, {}, {bytes} bytes, {seconds:.1} s",
                     out.display(),
                     board.cell(start.snail()),
-                    book.len()
+                    count(book.len() as u64, "entry", "entries")
                 );
             }
             Ok(())
@@ -399,7 +402,11 @@ fn probe(args: ProbeArgs) -> Result<(), CliError> {
         out!("{}", pos.diagram());
         outln!("position      {pos}");
         outln!("to move       player {}", pos.side_to_move());
-        outln!("value         {} in {} plies", hit.value, hit.dte);
+        outln!(
+            "value         {} in {}",
+            hit.value,
+            count(hit.dte, "ply", "plies")
+        );
         outln!("optimal moves {}", names(board, &hit.best_moves));
     }
     Ok(())

@@ -11,6 +11,7 @@ use rastros_core::{BoardSize, Cell, Position};
 use rastros_solver::{certify, fsio};
 
 use crate::args::{CliError, SearchArgs};
+use crate::report::count;
 
 /// The file format of a certificate.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -74,7 +75,7 @@ pub fn run(args: CertifyArgs) -> Result<(), CliError> {
     };
     fsio::write_atomic(&args.out, "certificate", &bytes)?;
     println!(
-        "player {} wins {board} from {}{}: {} positions, {} bytes, written to {} in {:.1} s",
+        "player {} wins {board} from {}{}: {}, {} bytes, written to {} in {:.1} s",
         cert.winner,
         board.cell(start.snail()),
         if moves.is_empty() {
@@ -82,7 +83,7 @@ pub fn run(args: CertifyArgs) -> Result<(), CliError> {
         } else {
             format!(" after {}", moves_text(&pos, &moves))
         },
-        cert.positions(),
+        count(cert.positions() as u64, "position", "positions"),
         bytes.len(),
         args.out.display(),
         began.elapsed().as_secs_f64()

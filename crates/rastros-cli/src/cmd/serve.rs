@@ -57,7 +57,13 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
         config.slots = args.threads;
     }
     if let Some(book) = &config.book {
-        eprintln!("opening book: {book:?}");
+        eprintln!(
+            "opening book: {} from {}, {} plies deep, {} entries",
+            book.board(),
+            book.board().cell(book.start().snail()),
+            book.depth(),
+            book.len()
+        );
     }
     rastros_server::run(args.listen, &config, |addr| {
         println!("listening on http://{addr}/");

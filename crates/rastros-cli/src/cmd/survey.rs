@@ -15,7 +15,7 @@ use rastros_solver::{fsio, SolverConfig};
 use serde_json::json;
 
 use crate::args::{parse_seconds, CliError, SearchArgs};
-use crate::report::{note, outln};
+use crate::report::{count, note, outln};
 
 /// Arguments of `rastros survey`.
 #[derive(Debug, Args)]
@@ -277,9 +277,9 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             .filter(|r| r.value().is_some() && r.dte().is_none())
             .count();
         outln!(
-            "surveyed {} start positions on {} boards in {:.1} s ({no_value} without a value, {value_only} with the value alone); wrote {} and {}",
-            rows.len(),
-            plan.len(),
+            "surveyed {} on {} in {:.1} s ({no_value} without a value, {value_only} with the value alone); wrote {} and {}",
+            count(rows.len() as u64, "start position", "start positions"),
+            count(plan.len() as u64, "board", "boards"),
             clock.elapsed().as_secs_f64(),
             csv_path.display(),
             md_path.display()

@@ -10,7 +10,7 @@ use rastros_solver::{Mode, Unit, UnitResult};
 
 use crate::args::{check_depth, CliError, PositionArgs, SearchArgs};
 use crate::cmd::solve::ModeArg;
-use crate::report::{analysis_json, note, outln, print_analysis};
+use crate::report::{analysis_json, count, note, outln, print_analysis};
 
 /// Arguments of `rastros split`.
 #[derive(Debug, Args)]
@@ -116,7 +116,7 @@ pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
     let result = units::solve_unit(&solver, &unit, mode)?;
     result.save(&out)?;
     let value = match result.dte {
-        Some(d) => format!("{} in {d} plies", result.value),
+        Some(d) => format!("{} in {}", result.value, count(d, "ply", "plies")),
         None => result.value.to_string(),
     };
     outln!(
