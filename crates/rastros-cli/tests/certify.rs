@@ -50,8 +50,32 @@ fn writes_binary_and_text_certificates_and_nothing_else() {
     assert!(out.status.success());
     let written = std::fs::read_to_string(&text).unwrap();
     assert!(written.starts_with("rastros-certificate 1\nboard 5x5\nstart c3\nmoves b2\n"));
+    // The same certificate again, described as JSON: its size is the file's.
+    let json = dir.join("after.cert");
+    let out = rastros(
+        &[
+            &args[..],
+            &[json.to_str().unwrap(), "--hash-mb", "4", "--json"],
+        ]
+        .concat(),
+    );
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["winner"].as_u64(), v["board"].as_str()),
+        (Some(2), Some("5x5"))
+    );
+    assert_eq!(
+        (v["start"].as_str(), &v["moves"]),
+        (Some("c3"), &serde_json::json!(["b2"]))
+    );
+    assert_eq!(
+        v["bytes"].as_u64(),
+        Some(std::fs::metadata(&json).unwrap().len())
+    );
+    assert!(v["positions"].as_u64().unwrap() > 100, "{v}");
     // No temporary file is left beside the certificates.
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -11,7 +11,8 @@ use rastros_core::{BoardSize, Cell, Position};
 use rastros_solver::{certify, fsio};
 
 use crate::args::{CliError, SearchArgs};
-use crate::report::count;
+use crate::report::{count, outln};
+use serde_json::json;
 
 /// The file format of a certificate.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -41,6 +42,9 @@ pub struct CertifyArgs {
     /// File format.
     #[arg(long, value_enum, default_value = "bin")]
     format: FormatArg,
+    /// Print one JSON object instead of a line of text.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     search: SearchArgs,
 }
@@ -74,7 +78,25 @@ pub fn run(args: CertifyArgs) -> Result<(), CliError> {
         FormatArg::Text => cert.to_text().into_bytes(),
     };
     fsio::write_atomic(&args.out, "certificate", &bytes)?;
-    println!(
+    let seconds = began.elapsed().as_secs_f64();
+    if args.json {
+        let names: Vec<String> = moves.iter().map(|&m| board.cell(m).to_string()).collect();
+        outln!(
+            "{}",
+            json!({
+                "winner": cert.winner.number(),
+                "board": board.to_string(),
+                "start": board.cell(start.snail()).to_string(),
+                "moves": names,
+                "positions": cert.positions(),
+                "bytes": bytes.len(),
+                "file": args.out.display().to_string(),
+                "seconds": seconds,
+            })
+        );
+        return Ok(());
+    }
+    outln!(
         "player {} wins {board} from {}{}: {}, {} bytes, written to {} in {:.1} s",
         cert.winner,
         board.cell(start.snail()),
@@ -86,7 +108,7 @@ pub fn run(args: CertifyArgs) -> Result<(), CliError> {
         count(cert.positions() as u64, "position", "positions"),
         bytes.len(),
         args.out.display(),
-        began.elapsed().as_secs_f64()
+        seconds
     );
     Ok(())
 }
