@@ -240,6 +240,24 @@ fn survey_writes_and_merges_its_files() {
     assert!(csv.ends_with("5,5,c3,win,17\n5,5,b4,win,\n"), "{csv}");
     let md = std::fs::read_to_string(dir.join("survey.md")).unwrap();
     assert!(md.contains("| **4** | · | W |"), "{md}");
+    // --json prints the rows surveyed, named as the other commands name boards.
+    let mut with_json = value_only.to_vec();
+    with_json.push("--json");
+    let rows: serde_json::Value = serde_json::from_str(&ok(&with_json)).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 2, "{rows}");
+    let c3 = &rows[0];
+    assert_eq!(
+        (c3["board"].as_str(), c3["start"].as_str()),
+        (Some("5x5"), Some("c3"))
+    );
+    assert_eq!(
+        (c3["width"].as_u64(), c3["value"].as_str()),
+        (Some(5), Some("win"))
+    );
+    assert!(
+        c3["dte"].is_null() && c3["value_seconds"].is_number(),
+        "{rows}"
+    );
 }
 
 #[test]

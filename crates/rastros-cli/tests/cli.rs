@@ -99,12 +99,14 @@ fn analyze_reports_the_matching_verdict() {
     assert_eq!(v["goal_free"], true);
     assert_eq!(v["matching"], 1);
     assert_eq!(v["matching_without_snail"], 0);
+    assert_eq!(v["matching_value"], "win");
+    assert_eq!(v["matching_winning_move"], "d1");
     assert_eq!(v["value"], "win");
-    assert_eq!(v["winning_move"], "d1");
-    assert_eq!(v["solver_value"], "win");
+    assert_eq!(v["position"], "4x3 ..../xxxx/.xo. 2");
     let v = json(&["analyze", "--board", "5x5", "--json", "--hash-mb", "8"]);
     assert_eq!(v["goal_free"], false);
-    assert!(v["matching"].is_null() && v["value"].is_null());
+    assert!(v["matching"].is_null() && v["matching_value"].is_null());
+    assert_eq!(v["value"], "win");
 }
 
 #[test]
@@ -145,7 +147,7 @@ fn bad_input_gets_a_clear_error() {
         ),
         (
             &["book", "build"][..],
-            "not provided: --depth <DEPTH> --out <OUT>",
+            "not provided: --depth <DEPTH> --out <FILE>",
         ),
         (
             &["solve", "--thread", "2"][..],

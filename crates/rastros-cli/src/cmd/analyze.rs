@@ -30,13 +30,16 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
         .map(|c| board.cell(c).to_string());
     let value = verdict.map(|v| if v.wins { "win" } else { "loss" });
     if args.json {
+        // `value` is the solver's, as in `solve --json`; the matching's own verdict is
+        // `matching_value` (null where a goal can still be reached).
         let out = json!({
+            "position": pos.to_string(),
             "goal_free": verdict.is_some(),
             "matching": verdict.map(|v| v.matching),
             "matching_without_snail": verdict.map(|v| v.matching_without_snail),
-            "value": value,
-            "winning_move": winning_move,
-            "solver_value": solver_value.as_str(),
+            "matching_value": value,
+            "matching_winning_move": winning_move,
+            "value": solver_value.as_str(),
         });
         outln!("{out}");
         return Ok(());

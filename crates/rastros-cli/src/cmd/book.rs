@@ -90,17 +90,17 @@ enum StrategyArg {
 
 #[derive(Debug, Args)]
 struct BuildArgs {
-    /// Board size WxH.
+    /// Board size WxH (W*H <= 64).
     #[arg(long, default_value = "7x7")]
     board: BoardSize,
-    /// Start cell of the snail (default: the centre).
+    /// Start cell of the snail (default: the centre; required on boards without one).
     #[arg(long)]
     start: Option<Cell>,
     /// Plies from the start the book covers.
     #[arg(long, required = true)]
     depth: Option<u32>,
     /// The book file to write; the build checkpoints to FILE.ckpt and resumes from it.
-    #[arg(long, required = true)]
+    #[arg(long, required = true, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Discard an existing checkpoint instead of resuming from it.
     #[arg(long)]
@@ -157,8 +157,8 @@ struct ExportArgs {
     /// Only entries at most this many plies from the start.
     #[arg(long)]
     max_ply: Option<u32>,
-    /// Write here instead of standard output.
-    #[arg(long)]
+    /// Write here instead of standard output (whole or not at all).
+    #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 }
 
@@ -167,7 +167,7 @@ struct ImportArgs {
     /// A JSON lines export.
     file: PathBuf,
     /// The book file to write.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     out: PathBuf,
 }
 

@@ -259,6 +259,7 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             .iter()
             .map(|r| {
                 json!({
+                    "board": format!("{}x{}", r.width(), r.height()),
                     "width": r.width(),
                     "height": r.height(),
                     "start": r.start_name(),
