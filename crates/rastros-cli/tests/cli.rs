@@ -15,6 +15,10 @@ fn perft_json_and_divide() {
     ]);
     assert_eq!(v["nodes"], 242);
     assert_eq!(v["divide"]["b2"], 28);
+    assert_eq!(
+        v["position"],
+        "7x7 ......./......./......./...x.../..o..../......./....... 2"
+    );
     let v = json(&[
         "perft", "--board", "5x5", "--start", "b2", "--depth", "2", "--json",
     ]);

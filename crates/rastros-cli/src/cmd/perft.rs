@@ -46,7 +46,13 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
     let seconds = clock.elapsed().as_secs_f64();
     let rate = nodes as f64 / seconds.max(1e-9);
     if args.json {
-        let mut out = json!({ "depth": args.depth, "nodes": nodes, "seconds": seconds });
+        // `nodes` counts the leaves, as perft counts are named in chess programs.
+        let mut out = json!({
+            "position": pos.to_string(),
+            "depth": args.depth,
+            "nodes": nodes,
+            "seconds": seconds,
+        });
         if let Some(divide) = &divide {
             let map: serde_json::Map<String, serde_json::Value> = divide
                 .iter()
