@@ -1,8 +1,12 @@
 //! End-to-end tests of `rastros play` and `rastros rules`: the built binary, driven through
-//! piped stdin.
+//! piped stdin (and interrupted with a real SIGINT).
 
-use std::io::Write;
+mod common;
+
+use std::io::{Read, Write};
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Runs `rastros` with `args` and `stdin`; stdout, stderr and the exit code.
 fn rastros(args: &[&str], stdin: &str) -> (String, String, i32) {
@@ -56,8 +60,10 @@ fn scripted_game_draws_the_board_and_announces_the_result() {
     assert_eq!(
         out,
         "\
-Welcome to Rastros (Slime Trail), played on a 3x3 board! Type help to see the commands.
-Legend: @ snail, # slime, . free cell, * legal move, 1 and 2 goal corners of players 1 and 2
+Welcome to Rastros (Slime Trail)! The board is 3x3. Type help for the commands.
+Legend: @ snail, # slime, . free cell, * legal move, 1 and 2 goal corners of
+players 1 and 2 (a goal corner next to the snail is a legal move too, but keeps
+its number)
 You are player 1; your goal is the corner a1.
   a b c
 3 * * 2   2 = goal of player 2
@@ -178,11 +184,10 @@ fn hint_undo_new_and_resign() {
     let lines = answers(&out);
     let said = |text: &str| lines.iter().position(|l| *l == text);
     let nothing = said("There is nothing to undo.").expect("undo at the start");
-    let hint = said(
-        "This position is a win for the player to move in 17 plies with best play; optimal \
-         moves: d3 c4",
-    )
-    .expect("hint at the start");
+    // The hint, wrapped at 80 columns.
+    let hint = said("This position is a win for the player to move in 17 plies with best play;")
+        .expect("hint at the start");
+    assert_eq!(lines[hint + 1], "optimal moves: d3 c4", "{out}");
     let undone = said("Move taken back.").expect("undo after c2");
     let resigned = said("Player 1 resigns.").expect("resign");
     assert!(
@@ -338,6 +343,12 @@ fn rules_in_every_language() {
         assert_eq!(code_, 0, "{err}");
         assert!(out.starts_with(name), "{code}: {out}");
         assert!(out.contains("a1") && out.ends_with('\n'), "{code}");
+        // `rules` has no --board: the note names the command that has it.
+        assert!(out.contains("rastros play --board 5x5)"), "{code}: {out}");
+        assert_eq!(out.matches("--board").count(), 1, "{code}: {out}");
+        for line in out.lines() {
+            assert!(line.chars().count() <= 76, "{code}: {line:?}");
+        }
     }
     let (out, _, code) = rastros(&["rules"], "");
     assert_eq!(code, 0);
@@ -389,4 +400,286 @@ fn the_same_seed_replays_the_same_game() {
         let b = play(&args, &script);
         assert_eq!(a, b, "{level}");
     }
+}
+
+#[test]
+fn the_welcome_names_the_board_without_an_article_to_agree() {
+    let out = play(&["--board", "8x8", "--start", "d4"], "");
+    assert!(
+        out.starts_with(
+            "Welcome to Rastros (Slime Trail)! The board is 8x8. Type help for the commands.\n"
+        ),
+        "{out}"
+    );
+    // The goal a1 is a legal move on 3x3: it keeps its number, as the legend says.
+    let out = play(&["--board", "3x3"], "");
+    assert!(out.contains("1 1 * *   1 = goal of player 1\n"), "{out}");
+    assert!(
+        out.contains("Legal moves: a1 b1 c1 a2 c2 a3 b3 c3\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "(a goal corner next to the snail is a legal move too, but keeps\nits number)"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn every_line_fits_in_80_columns_in_every_language() {
+    let script = "help\nhint\nxyzzy and a rather long line that is neither a move nor a command\n\
+                  a5\nc2\nd5\n\nresign\nc2\nquit\n";
+    for lang in ["en", "it", "de", "fr", "es", "el"] {
+        let out = play(&["--board", "5x5", "--lang", lang], script);
+        assert!(out.contains("xyzzy"), "{lang}: {out}");
+        for line in out.lines() {
+            assert!(line.chars().count() <= 80, "{lang}: {line:?}\n{out}");
+        }
+        // Nothing is split inside a word: the words of the help are all there, whole.
+        let help = rastros_i18n::text(lang.parse().unwrap(), "help", &[("levels", &"")]);
+        let words: Vec<&str> = out.split_whitespace().collect();
+        for word in help.split_whitespace() {
+            assert!(words.contains(&word), "{lang}: {word:?} is cut\n{out}");
+        }
+    }
+}
+
+#[test]
+fn commands_and_cells_are_read_in_any_letter_case_as_the_help_says() {
+    let out = play(
+        &["--board", "5x5", "--level", "strong"],
+        "HELP\nC2\nUnDo\nN\nQUIT\n",
+    );
+    assert!(
+        out.contains("Commands (type them as shown; upper or lower case does not matter):\n"),
+        "{out}"
+    );
+    assert!(!out.contains("exactly"), "{out}");
+    assert!(out.contains("Your move: C2\n  a b c d e\n"), "{out}");
+    assert!(out.contains("Your move: UnDo\nMove taken back.\n"), "{out}");
+    assert!(out.contains("Your move: N\n  a b c d e\n"), "{out}");
+    assert!(
+        out.ends_with("Your move: QUIT\nGoodbye, and thanks for playing!\n"),
+        "{out}"
+    );
+    for lang in ["it", "de", "fr", "es", "el"] {
+        let out = play(&["--board", "3x3", "--lang", lang], "HELP\n");
+        let first = out
+            .lines()
+            .skip_while(|l| !l.ends_with(": HELP"))
+            .nth(1)
+            .unwrap();
+        // "exactly", as it was: esattamente, genau, exactement, exactamente, ακριβώς.
+        for exactly in [
+            "esattamente",
+            "genau",
+            "exactement",
+            "exactamente",
+            "ακριβώς",
+        ] {
+            assert!(!first.contains(exactly), "{lang}: {first}");
+        }
+    }
+}
+
+#[test]
+fn no_answer_waits_past_the_time_limit() {
+    // 8x8 takes minutes to solve from its start: 300 ms per answer, then the strong search.
+    let clock = Instant::now();
+    let mut cmd = common::command(&[
+        "play",
+        "--board",
+        "8x8",
+        "--start",
+        "d4",
+        "--side",
+        "2",
+        "--move-time-ms",
+        "300",
+        "--hash-mb",
+        "16",
+        "--threads",
+        "1",
+        "--seed",
+        "1",
+    ]);
+    cmd.stdin(Stdio::piped());
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"hint\nc2\nhint\nquit\n")
+        .unwrap();
+    let run = common::wait(child, common::TIME_LIMIT);
+    assert!(!run.timed_out && run.code == Some(0), "{run:?}");
+    assert!(
+        clock.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        clock.elapsed()
+    );
+    let out = run.stdout;
+    assert!(
+        out.contains(
+            "Player 1 (computer) moves the snail to c3.\nNo exact answer within 300 ms \
+             (--move-time-ms): a 6-ply search chose this move.\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "Your move: hint\nThe computer is thinking...\nNo exact verdict within the time \
+             limit (300 ms, --move-time-ms); the moves a\n6-ply search rates best: "
+        ),
+        "{out}"
+    );
+    // Where the exact answer comes in time, the hint is exact: 5x5 takes milliseconds.
+    let out = play(&["--board", "5x5", "--move-time-ms", "5000"], "hint\n");
+    assert!(
+        out.contains("win for the player to move in 17 plies"),
+        "{out}"
+    );
+    assert!(!out.contains("No exact"), "{out}");
+    // The limit is a positive number of milliseconds, up to ten minutes.
+    for bad in ["0", "-1", "600001", "1s"] {
+        let (out, err, code) = rastros(&["play", "--move-time-ms", bad], "");
+        assert_eq!((code, out.as_str()), (2, ""), "{bad}: {err}");
+    }
+    let (help, _, _) = rastros(&["play", "--help"], "");
+    assert!(
+        help.contains("--move-time-ms") && help.contains("[default: 3000]"),
+        "{help}"
+    );
+}
+
+/// A `rastros play` running with its standard input open, its output read as it comes.
+struct Live {
+    child: std::process::Child,
+    _stdin: std::process::ChildStdin,
+    out: Arc<Mutex<String>>,
+    reader: std::thread::JoinHandle<()>,
+    err: std::thread::JoinHandle<String>,
+}
+
+impl Live {
+    fn spawn(args: &[&str]) -> Live {
+        let mut all = vec!["play", "--hash-mb", "16", "--threads", "1", "--seed", "1"];
+        all.extend_from_slice(args);
+        let mut child = common::command(&all)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the rastros binary runs");
+        let out = Arc::new(Mutex::new(String::new()));
+        let mut stdout = child.stdout.take().unwrap();
+        let shared = Arc::clone(&out);
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0; 4096];
+            while let Ok(n @ 1..) = stdout.read(&mut buf) {
+                shared
+                    .lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let mut stderr = child.stderr.take().unwrap();
+        let err = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = stderr.read_to_string(&mut s);
+            s
+        });
+        let stdin = child.stdin.take().unwrap();
+        Live {
+            child,
+            _stdin: stdin,
+            out,
+            reader,
+            err,
+        }
+    }
+
+    /// Waits (at most a minute) until the output ends with `text`.
+    fn wait_for(&self, text: &str) {
+        let clock = Instant::now();
+        while !self.out.lock().unwrap().ends_with(text) {
+            assert!(
+                clock.elapsed() < common::TIME_LIMIT,
+                "no {text:?} in {}",
+                self.out.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Sends SIGINT, as Ctrl-C does, and waits (at most 10 s) for the end: the output,
+    /// standard error, the exit code and the time the program took to stop.
+    fn interrupt(mut self) -> (String, String, Option<i32>, Duration) {
+        let status = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let clock = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if clock.elapsed() > Duration::from_secs(10) {
+                let _ = self.child.kill();
+                panic!("no exit 10 s after SIGINT: {}", self.out.lock().unwrap());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let took = clock.elapsed();
+        self.reader.join().unwrap();
+        let err = self.err.join().unwrap();
+        let out = self.out.lock().unwrap().clone();
+        (out, err, status.code(), took)
+    }
+}
+
+#[test]
+fn ctrl_c_at_the_prompt_says_goodbye_and_exits_with_130() {
+    let live = Live::spawn(&["--board", "5x5"]);
+    live.wait_for("Your move: ");
+    let (out, err, code, _) = live.interrupt();
+    assert_eq!(code, Some(130), "{err}\n{out}");
+    assert_eq!(err, "");
+    assert!(
+        out.ends_with(
+            "Legal moves: b2 c2 d2 b3 d3 b4 c4 d4\nYour move: \nGoodbye, and thanks for playing!\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_the_computer_at_once() {
+    // 8x8 from d4 takes minutes to solve, and the time limit is ten minutes.
+    let live = Live::spawn(&[
+        "--board",
+        "8x8",
+        "--start",
+        "d4",
+        "--side",
+        "2",
+        "--move-time-ms",
+        "600000",
+        "--lang",
+        "de",
+    ]);
+    live.wait_for("Der Computer denkt nach ...\n");
+    std::thread::sleep(Duration::from_millis(300));
+    let (out, err, code, took) = live.interrupt();
+    assert_eq!(code, Some(130), "{err}\n{out}");
+    assert_eq!(err, "");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    assert!(
+        out.ends_with("Der Computer denkt nach ...\n\nTschüss und danke fürs Spielen!\n"),
+        "{out}"
+    );
+    assert!(!out.contains("(Computer) zieht"), "{out}");
 }

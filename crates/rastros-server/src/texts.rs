@@ -6,7 +6,13 @@ use std::collections::BTreeMap;
 pub use rastros_i18n::Lang;
 
 /// Messages of the terminal only (long, with commands to type): not sent to the page.
-const TERMINAL_ONLY: [&str; 3] = ["help", "rules", "rules-terminal-note"];
+const TERMINAL_ONLY: [&str; 5] = [
+    "help",
+    "rules",
+    "rules-terminal-note",
+    "engine-not-exact",
+    "hint-not-exact",
+];
 
 /// Every language: its code and its own name.
 pub fn languages() -> Vec<(&'static str, String)> {

@@ -49,6 +49,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::SeqCst;
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -308,6 +309,14 @@ impl Player {
     /// The book, if any.
     pub fn book(&self) -> Option<&Arc<Book>> {
         self.book.as_ref()
+    }
+
+    /// The interrupt flag of the player's solver. Setting it (from a Ctrl-C handler, say)
+    /// stops a running search as a passed deadline does: the question is answered by the
+    /// [`STRONG_DEPTH`]-ply search, `exact: false`. A question asked with a deadline clears
+    /// the flag when it ends; one asked without leaves it set.
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        self.solver.interrupt_flag()
     }
 
     /// Whether the exact verdict on `pos` is cached, so [`verdict`](Player::verdict) answers

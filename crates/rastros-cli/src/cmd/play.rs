@@ -8,12 +8,22 @@
 //! The loop reads lines from stdin until `quit` or the end of the input. When stdin is
 //! not a terminal (piped input), each line read is echoed after its prompt, so the output
 //! reads like a transcript of the game the input scripts.
+//!
+//! Every answer of the computer (its moves and `hint`) has a time limit, `--move-time-ms`;
+//! past it the library's strong search answers, and the game says the answer is not exact.
+//! Ctrl-C stops the computer's search or the wait for a line, says goodbye and exits with
+//! code 130. Messages are wrapped between words to 80 columns, or to the terminal's width
+//! when it is narrower ([`wrap`]).
 
 mod draw;
 mod input;
+mod lines;
+mod wrap;
 
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use rand::rngs::ChaCha8Rng;
@@ -26,6 +36,7 @@ use crate::args::CliError;
 use crate::i18n::{self, text, Lang, Msg};
 
 use input::{Command, Illegal, Input};
+use lines::{Line, Lines};
 
 /// Which player the person is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -94,6 +105,13 @@ pub struct PlayArgs {
     /// fits the board); positions beyond it go to the solver.
     #[arg(long)]
     book: Option<std::path::PathBuf>,
+    /// Time budget of each computer move and each hint in milliseconds, as for `serve`:
+    /// past it the solver is stopped, the 6-ply strong search answers instead, and the game
+    /// says the answer is not exact. The default, 3000, lets the solver answer exactly from
+    /// any position of boards up to 7x7 (the hardest 7x7 starts take about 1.5 s on two
+    /// cores) while no move on a bigger board, 8x8 say, waits more than about 3 s.
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    move_time_ms: u64,
 }
 
 /// Arguments of `rastros rules`.
@@ -115,7 +133,7 @@ pub fn rules(args: RulesArgs) -> Result<(), CliError> {
 }
 
 /// Runs `rastros play`: games against the computer on stdin and stdout until `quit` or
-/// the end of the input.
+/// the end of the input. Ctrl-C ends the program with code 130, after a goodbye.
 pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let lang: Lang = args.lang.parse()?;
     let board = args.board.0;
@@ -131,22 +149,63 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let book = opening_book(args.book.as_deref(), &start)?.map(Arc::new);
     let computer = player::Player::new(board, config, book)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let stdin = io::stdin();
-    let echo = !stdin.is_terminal();
+    // From here on Ctrl-C stops the computer's search (its solver's flag) and the game
+    // (`ctrl_c`, which the game polls while it waits for a line).
+    let ctrl_c = Arc::new(AtomicBool::new(false));
+    crate::signal::on_interrupt(Arc::clone(&ctrl_c));
+    crate::signal::on_interrupt(computer.interrupt_flag());
+    let echo = !io::stdin().is_terminal();
+    let input = lines::Stdin::spawn(Arc::clone(&ctrl_c))
+        .map_err(|e| CliError(format!("cannot read standard input: {e}")))?;
     let setup = Setup {
         lang,
         start,
         side: args.side,
         level: args.level.into(),
         seed,
+        move_time: Duration::from_millis(args.move_time_ms),
     };
-    let mut session = Session::new(setup, computer, stdin.lock(), io::stdout().lock(), echo);
+    let mut session = Session::new(setup, computer, input, io::stdout().lock(), echo)
+        .interruptible(ctrl_c)
+        .columns(terminal_columns);
     match session.run() {
-        Ok(()) => Ok(()),
+        Ok(Ended::Quit) => Ok(()),
+        // The goodbye is said and flushed (`run` turns `Stop::Interrupted` into
+        // `Ended::Interrupted`); 130 is the shell's code for SIGINT.
+        Ok(Ended::Interrupted) | Err(Stop::Interrupted) => std::process::exit(130),
         Err(Stop::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(Stop::Io(e)) => Err(stdout_error(e)),
         Err(Stop::Solve(e)) => Err(e.into()),
     }
+}
+
+/// The width messages are wrapped to: [`wrap::WIDTH`], or the terminal's width when
+/// standard output is a terminal narrower than that.
+fn terminal_columns() -> usize {
+    terminal_width().map_or(wrap::WIDTH, |w| w.min(wrap::WIDTH))
+}
+
+/// The width of the terminal standard output is, if it is one.
+#[cfg(unix)]
+fn terminal_width() -> Option<usize> {
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    let mut size = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ writes one `winsize` through the pointer, which points at one.
+    let done = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
+    (done == 0 && size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
+
+/// The width of the terminal standard output is, if it is one.
+#[cfg(not(unix))]
+fn terminal_width() -> Option<usize> {
+    None
 }
 
 /// A failed write to standard output (the only writes of `play` and `rules`), named so.
@@ -171,6 +230,17 @@ struct Setup {
     side: SideArg,
     level: Level,
     seed: u64,
+    /// The time limit of each computer move and each hint.
+    move_time: Duration,
+}
+
+/// How a session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ended {
+    /// `quit`, or the end of the input.
+    Quit,
+    /// Ctrl-C.
+    Interrupted,
 }
 
 /// Why the loop stopped early.
@@ -178,6 +248,8 @@ struct Setup {
 enum Stop {
     Io(io::Error),
     Solve(PlayerError),
+    /// Ctrl-C came.
+    Interrupted,
 }
 
 impl From<io::Error> for Stop {
@@ -209,23 +281,28 @@ impl Game {
 }
 
 /// The games of one run of `rastros play`, with its input and output.
-struct Session<R, W> {
+struct Session<L, W> {
     setup: Setup,
     computer: player::Player,
     /// The seeds of the computer's moves, one drawn for each move.
     seeds: ChaCha8Rng,
     /// Which side the person plays with `--side random`.
     sides: ChaCha8Rng,
-    input: R,
+    input: L,
     out: W,
     echo: bool,
     game: Game,
     /// The position has changed since it was last drawn.
     redraw: bool,
+    /// Set by Ctrl-C.
+    ctrl_c: Arc<AtomicBool>,
+    /// The width messages are wrapped to, asked before each message (the terminal may be
+    /// resized).
+    columns: fn() -> usize,
 }
 
-impl<R: BufRead, W: Write> Session<R, W> {
-    fn new(setup: Setup, computer: player::Player, input: R, out: W, echo: bool) -> Self {
+impl<L: Lines, W: Write> Session<L, W> {
+    fn new(setup: Setup, computer: player::Player, input: L, out: W, echo: bool) -> Self {
         let game = Game {
             pos: setup.start,
             human: Player::One,
@@ -242,14 +319,62 @@ impl<R: BufRead, W: Write> Session<R, W> {
             echo,
             game,
             redraw: true,
+            ctrl_c: Arc::new(AtomicBool::new(false)),
+            columns: || wrap::WIDTH,
         }
     }
 
-    fn say(&mut self, msg: &Msg<'_>) -> io::Result<()> {
-        writeln!(self.out, "{}", text(self.setup.lang, msg))
+    /// The session, stopped by `ctrl_c` once it is set.
+    fn interruptible(mut self, ctrl_c: Arc<AtomicBool>) -> Self {
+        self.ctrl_c = ctrl_c;
+        self
     }
 
-    fn run(&mut self) -> Result<(), Stop> {
+    /// The session, its messages wrapped to the width `columns` gives.
+    fn columns(mut self, columns: fn() -> usize) -> Self {
+        self.columns = columns;
+        self
+    }
+
+    fn say(&mut self, msg: &Msg<'_>) -> io::Result<()> {
+        let message = text(self.setup.lang, msg);
+        self.say_text(&message)
+    }
+
+    /// Prints a message, wrapped.
+    fn say_text(&mut self, message: &str) -> io::Result<()> {
+        writeln!(self.out, "{}", wrap::wrap(message, (self.columns)()))
+    }
+
+    /// An error when Ctrl-C has come.
+    fn check_interrupt(&self) -> Result<(), Stop> {
+        if self.ctrl_c.load(Relaxed) {
+            Err(Stop::Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The deadline of an answer of the computer that starts now.
+    fn deadline(&self) -> Instant {
+        Instant::now() + self.setup.move_time
+    }
+
+    /// Plays until `quit`, the end of the input or Ctrl-C, then says goodbye.
+    fn run(&mut self) -> Result<Ended, Stop> {
+        match self.play() {
+            Err(Stop::Interrupted) => {
+                // After the prompt, or after the terminal's `^C`: on a line of its own.
+                writeln!(self.out)?;
+                self.say(&Msg::Goodbye)?;
+                self.out.flush()?;
+                Ok(Ended::Interrupted)
+            }
+            result => result.map(|()| Ended::Quit),
+        }
+    }
+
+    fn play(&mut self) -> Result<(), Stop> {
         let board = self.setup.start.board();
         self.say(&Msg::Welcome {
             width: board.width(),
@@ -274,11 +399,15 @@ impl<R: BufRead, W: Write> Session<R, W> {
             };
             write!(self.out, "{prompt} ")?;
             self.out.flush()?;
-            let Some(line) = self.read_line() else {
-                writeln!(self.out)?;
-                self.say(&Msg::Goodbye)?;
-                self.out.flush()?;
-                return Ok(());
+            let line = match self.input.next_line() {
+                Line::Text(line) => line,
+                Line::End => {
+                    writeln!(self.out)?;
+                    self.say(&Msg::Goodbye)?;
+                    self.out.flush()?;
+                    return Ok(());
+                }
+                Line::Interrupted => return Err(Stop::Interrupted),
             };
             if self.echo {
                 writeln!(self.out, "{}", input::sanitize(line.trim_end(), 200))?;
@@ -286,19 +415,6 @@ impl<R: BufRead, W: Write> Session<R, W> {
             if !self.handle(&line)? {
                 self.out.flush()?;
                 return Ok(());
-            }
-        }
-    }
-
-    /// The next line of input, `None` at its end (or on a read error).
-    fn read_line(&mut self) -> Option<String> {
-        let mut buf = Vec::new();
-        loop {
-            match self.input.read_until(b'\n', &mut buf) {
-                Ok(0) if buf.is_empty() => return None,
-                Ok(_) => return Some(String::from_utf8_lossy(&buf).into_owned()),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(_) => return None,
             }
         }
     }
@@ -362,16 +478,20 @@ impl<R: BufRead, W: Write> Session<R, W> {
         Ok(())
     }
 
-    /// The computer plays its move.
+    /// The computer plays its move, within the time limit.
     fn engine_move(&mut self) -> Result<(), Stop> {
         self.say(&Msg::EngineThinking)?;
         self.out.flush()?;
         let pos = self.game.pos;
         let seed = self.seeds.random();
-        let to = self
+        let deadline = self.deadline();
+        let choice = self
             .computer
-            .choose(&pos, self.setup.level, seed, None)?
-            .cell;
+            .choose(&pos, self.setup.level, seed, Some(deadline));
+        // Ctrl-C stops the search as a passed deadline does: the move is not played then.
+        self.check_interrupt()?;
+        let choice = choice?;
+        let to = choice.cell;
         self.game.pos = pos
             .play_index(to)
             .map_err(|e| io::Error::other(format!("the computer chose an illegal move: {e}")))?;
@@ -380,8 +500,20 @@ impl<R: BufRead, W: Write> Session<R, W> {
             player: pos.side_to_move().number(),
             cell: &cell,
         })?;
+        if !choice.exact {
+            let note = self.time_limit_text("engine-not-exact", &[]);
+            self.say_text(&note)?;
+        }
         self.redraw = true;
         Ok(())
+    }
+
+    /// The message `key` (one that names the time limit as `{ms}`) with `args`.
+    fn time_limit_text(&self, key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+        let ms = self.setup.move_time.as_millis();
+        let mut all: Vec<(&str, &dyn std::fmt::Display)> = vec![("ms", &ms)];
+        all.extend_from_slice(args);
+        rastros_i18n::text(self.setup.lang, key, &all)
     }
 
     /// Answers one line; `false` when the session ends.
@@ -465,49 +597,46 @@ impl<R: BufRead, W: Write> Session<R, W> {
                     self.say(&Msg::EngineThinking)?;
                     self.out.flush()?;
                 }
-                // Without a deadline the verdict is exact: value and DTE are known.
-                let verdict = self.computer.verdict(&pos, None)?;
-                let moves = pos.board().names(verdict.best_moves.into_iter().collect());
-                self.say(&Msg::Hint {
-                    win: verdict.value == Some(Value::Win),
-                    dte: verdict.dte.unwrap_or_default(),
-                    moves: &moves,
-                })?;
+                let deadline = self.deadline();
+                let verdict = self.computer.verdict(&pos, Some(deadline));
+                self.check_interrupt()?;
+                let verdict = verdict?;
+                let moves = pos
+                    .board()
+                    .names(verdict.best_moves.iter().copied().collect());
+                match (verdict.value, verdict.dte) {
+                    // Exact, or (past the deadline) proven by the strong search: the end is
+                    // within its horizon, so value, DTE and optimal moves are exact.
+                    (Some(value), Some(dte)) => self.say(&Msg::Hint {
+                        win: value == Value::Win,
+                        dte,
+                        moves: &moves,
+                    })?,
+                    // The deadline passed and nothing is proven: the strong search's best.
+                    _ => {
+                        let hint = self.time_limit_text("hint-not-exact", &[("moves", &moves)]);
+                        self.say_text(&hint)?;
+                    }
+                }
             }
         }
         Ok(true)
     }
 }
 
-/// The computer's levels for the help: each name, then its definition wrapped at 78
-/// columns.
+/// The computer's levels for the help: one line each, the name and then its definition
+/// in a second column (which [`wrap::wrap`] keeps when it wraps the help).
 fn levels_help(lang: Lang) -> String {
-    const INDENT: usize = 11;
     let levels = [
         ("perfect", Msg::LevelPerfect),
         ("strong", Msg::LevelStrong),
         ("easy", Msg::LevelEasy),
     ];
-    let mut out = Vec::new();
-    for (name, msg) in levels {
-        let mut line = format!("  {name:<width$}", width = INDENT - 2);
-        let mut empty = true;
-        for word in text(lang, &msg).split(' ') {
-            let len = line.chars().count();
-            if !empty && len + 1 + word.chars().count() > 78 {
-                out.push(line);
-                line = " ".repeat(INDENT);
-                empty = true;
-            }
-            if !empty {
-                line.push(' ');
-            }
-            line += word;
-            empty = false;
-        }
-        out.push(line);
-    }
-    out.join("\n")
+    levels
+        .iter()
+        .map(|(name, msg)| format!("  {name:<9}{}", text(lang, msg)))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The book named on the command line (an error if it cannot be read or is from another
@@ -548,43 +677,275 @@ mod tests {
     use super::*;
     use rastros_core::Board;
 
-    /// Plays a whole session on `input` in-process; the output.
-    fn session(board: (u32, u32), side: SideArg, level: Level, lang: Lang, input: &str) -> String {
+    /// The setup of the tests: the centre start of a `board`, seed 1, 3 s per answer.
+    fn setup(board: (u32, u32), side: SideArg, level: Level, lang: Lang) -> Setup {
         let board = Board::new(board.0, board.1).unwrap();
-        let setup = Setup {
+        Setup {
             lang,
             start: Position::centre(board).unwrap(),
             side,
             level,
             seed: 1,
-        };
+            move_time: Duration::from_secs(3),
+        }
+    }
+
+    /// A small computer for `setup`.
+    fn computer(setup: &Setup) -> player::Player {
         let config = SolverConfig {
             hash_mb: 8,
             threads: 1,
             ..SolverConfig::default()
         };
-        let computer = player::Player::new(board, config, None).unwrap();
+        player::Player::new(setup.start.board(), config, None).unwrap()
+    }
+
+    /// Plays a whole session on `input` in-process; the output.
+    fn session(board: (u32, u32), side: SideArg, level: Level, lang: Lang, input: &str) -> String {
+        let setup = setup(board, side, level, lang);
         let mut out = Vec::new();
-        Session::new(setup, computer, input.as_bytes(), &mut out, true)
+        let lines = lines::Reader(input.as_bytes());
+        let ended = Session::new(setup, computer(&setup), lines, &mut out, true)
             .run()
             .unwrap();
+        assert_eq!(ended, Ended::Quit);
         String::from_utf8(out).unwrap()
     }
 
     #[test]
     fn levels_help_is_wrapped_and_complete() {
         for lang in Lang::ALL {
-            let help = levels_help(lang);
-            assert!(help.starts_with("  perfect  "), "{help}");
-            assert!(help.contains("\n  strong   "), "{help}");
-            assert!(help.contains("\n  easy     "), "{help}");
-            for line in help.lines() {
-                assert!(line.chars().count() <= 78, "{lang:?}: {line:?}");
+            let levels = levels_help(lang);
+            assert!(levels.starts_with("  perfect  "), "{levels}");
+            assert!(levels.contains("\n  strong   "), "{levels}");
+            assert!(levels.contains("\n  easy     "), "{levels}");
+            for width in [80, 60, 40] {
+                let help = wrap::wrap(&text(lang, &Msg::Help { levels: &levels }), width);
+                for line in help.lines() {
+                    assert!(line.chars().count() <= width, "{lang:?}: {line:?}");
+                }
+                // The levels' definitions continue under their second column.
+                let tail = help.split_once("\n  perfect  ").unwrap().1;
+                for line in tail.lines().filter(|l| !l.starts_with("  strong ")) {
+                    let line = line.strip_prefix("  easy     ").unwrap_or(line);
+                    assert!(line.len() > 11, "{lang:?} {width}: {line:?}");
+                }
+                let words: Vec<&str> = help.split_whitespace().collect();
+                let strong = text(lang, &Msg::LevelStrong);
+                assert!(words.join(" ").contains(&strong), "{lang:?}");
             }
-            let words: Vec<&str> = help.split_whitespace().collect();
-            let strong = text(lang, &Msg::LevelStrong);
-            assert!(words.join(" ").contains(&strong), "{lang:?}");
         }
+    }
+
+    /// Every message of the game, in `lang`, with long data.
+    fn every_message(lang: Lang) -> Vec<String> {
+        let levels = levels_help(lang);
+        let moves = "a1 b1 c1 a2 c2 a3 b3 c3";
+        let msgs = [
+            Msg::Welcome {
+                width: 8,
+                height: 8,
+            },
+            Msg::Legend,
+            Msg::YouAre {
+                player: 2,
+                goal: "h8",
+            },
+            Msg::ToMove { player: 1 },
+            Msg::EngineThinking,
+            Msg::EngineMoves {
+                player: 2,
+                cell: "c3",
+            },
+            Msg::LegalMoves { moves },
+            Msg::WinGoal { player: 1 },
+            Msg::WinNoMove {
+                winner: 1,
+                loser: 2,
+            },
+            Msg::YouWin,
+            Msg::YouLose,
+            Msg::Resigned { player: 1 },
+            Msg::IllegalSlimed { cell: "c3" },
+            Msg::IllegalOffBoard { cell: "z9" },
+            Msg::IllegalNotNeighbour { cell: "f6" },
+            Msg::IllegalDirection { dir: "nw" },
+            Msg::Unknown {
+                input: "a rather long line of text that is neither a move nor a command",
+            },
+            Msg::Empty,
+            Msg::NothingToUndo,
+            Msg::Undone,
+            Msg::NewGame,
+            Msg::Hint {
+                win: true,
+                dte: 37,
+                moves,
+            },
+            Msg::Hint {
+                win: false,
+                dte: 1,
+                moves,
+            },
+            Msg::Help { levels: &levels },
+            Msg::GameOverPrompt,
+            Msg::Goodbye,
+        ];
+        let mut all: Vec<String> = msgs.iter().map(|m| text(lang, m)).collect();
+        for key in ["hint-not-exact", "engine-not-exact"] {
+            all.push(rastros_i18n::text(
+                lang,
+                key,
+                &[("ms", &3000), ("moves", &moves)],
+            ));
+        }
+        all
+    }
+
+    #[test]
+    fn every_message_wraps_between_words() {
+        for lang in Lang::ALL {
+            for message in every_message(lang) {
+                for width in [80, 64, 40] {
+                    let wrapped = wrap::wrap(&message, width);
+                    for line in wrapped.lines() {
+                        assert!(line.chars().count() <= width, "{lang:?}: {line:?}");
+                        assert_eq!(line, line.trim_end(), "{lang:?}: {line:?}");
+                    }
+                    let words = |t: &str| t.split(' ').filter(|w| !w.is_empty()).count();
+                    assert_eq!(
+                        words(&wrapped.replace('\n', " ")),
+                        words(&message.replace('\n', " ")),
+                        "{lang:?} {width}: {wrapped}"
+                    );
+                    if width == 80 && message.lines().all(|l| l.chars().count() <= 80) {
+                        assert_eq!(wrapped, message, "{lang:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_narrow_terminal_gets_narrow_lines() {
+        let setup = setup((5, 5), SideArg::One, Level::Strong, Lang::It);
+        let mut out = Vec::new();
+        let lines = lines::Reader(&b"help\nhint\nxyzzy\n"[..]);
+        Session::new(setup, computer(&setup), lines, &mut out, true)
+            .columns(|| 50)
+            .run()
+            .unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("Legenda:"), "{out}");
+        for line in out.lines() {
+            assert!(line.chars().count() <= 50, "{line:?}\n{out}");
+        }
+    }
+
+    /// A script that stops with Ctrl-C after its lines, setting the flag as the handler
+    /// does.
+    struct ThenCtrlC {
+        lines: Vec<&'static str>,
+        ctrl_c: Arc<AtomicBool>,
+    }
+
+    impl Lines for ThenCtrlC {
+        fn next_line(&mut self) -> Line {
+            if self.lines.is_empty() {
+                self.ctrl_c.store(true, Relaxed);
+                return Line::Interrupted;
+            }
+            Line::Text(format!("{}\n", self.lines.remove(0)))
+        }
+    }
+
+    #[test]
+    fn ctrl_c_at_the_prompt_says_goodbye() {
+        let setup = setup((5, 5), SideArg::One, Level::Perfect, Lang::Fr);
+        let ctrl_c = Arc::new(AtomicBool::new(false));
+        let lines = ThenCtrlC {
+            lines: vec!["c2"],
+            ctrl_c: Arc::clone(&ctrl_c),
+        };
+        let mut out = Vec::new();
+        let ended = Session::new(setup, computer(&setup), lines, &mut out, true)
+            .interruptible(ctrl_c)
+            .run()
+            .unwrap();
+        assert_eq!(ended, Ended::Interrupted);
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("(ordinateur) déplace"), "{out}");
+        assert!(
+            out.ends_with("Votre coup: \nAu revoir et merci d'avoir joué\u{a0}!\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn ctrl_c_while_the_computer_thinks_plays_no_move() {
+        // Ctrl-C came before the computer's first move: its search stops at once (the
+        // solver's flag is set too), and the move is not played.
+        let setup = setup((5, 5), SideArg::Two, Level::Perfect, Lang::En);
+        let ctrl_c = Arc::new(AtomicBool::new(true));
+        let computer = computer(&setup);
+        computer.interrupt_flag().store(true, Relaxed);
+        let mut out = Vec::new();
+        let lines = lines::Reader(&b"quit\n"[..]);
+        let ended = Session::new(setup, computer, lines, &mut out, true)
+            .interruptible(ctrl_c)
+            .run()
+            .unwrap();
+        assert_eq!(ended, Ended::Interrupted);
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.ends_with("The computer is thinking...\n\nGoodbye, and thanks for playing!\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn answers_past_the_deadline_say_they_are_not_exact() {
+        // 8x8 from its centre needs minutes of solving: 1 ms is far too little.
+        let board = Board::new(8, 8).unwrap();
+        let setup = Setup {
+            lang: Lang::En,
+            start: Position::start(board, Cell::new(3, 3)).unwrap(),
+            side: SideArg::Two,
+            level: Level::Perfect,
+            seed: 1,
+            move_time: Duration::from_millis(1),
+        };
+        let mut out = Vec::new();
+        let lines = lines::Reader(&b"hint\n"[..]);
+        Session::new(setup, computer(&setup), lines, &mut out, true)
+            .run()
+            .unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.contains(
+                "No exact answer within 1 ms (--move-time-ms): a 6-ply search chose this move.\n"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "Your move: hint\nThe computer is thinking...\nNo exact verdict within the time \
+                 limit (1 ms, --move-time-ms); the moves a 6-ply\nsearch rates best: "
+            ),
+            "{out}"
+        );
+        // Strong needs no exact answer: it says nothing of the kind.
+        let strong = Setup {
+            level: Level::Strong,
+            ..setup
+        };
+        let mut out = Vec::new();
+        let lines = lines::Reader(&b""[..]);
+        Session::new(strong, computer(&strong), lines, &mut out, true)
+            .run()
+            .unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(!out.contains("No exact"), "{out}");
     }
 
     #[test]
@@ -652,18 +1013,10 @@ mod tests {
             }
         }
         // Invalid UTF-8 is garbage like any other.
-        let board = Board::new(3, 3).unwrap();
-        let setup = Setup {
-            lang: Lang::En,
-            start: Position::centre(board).unwrap(),
-            side: SideArg::One,
-            level: Level::Perfect,
-            seed: 0,
-        };
-        let computer = player::Player::new(board, SolverConfig::default(), None).unwrap();
+        let setup = setup((3, 3), SideArg::One, Level::Perfect, Lang::En);
         let mut out = Vec::new();
-        let bytes: &[u8] = b"\xff\xfe\n\xc3\n";
-        Session::new(setup, computer, bytes, &mut out, false)
+        let bytes = lines::Reader(&b"\xff\xfe\n\xc3\n"[..]);
+        Session::new(setup, computer(&setup), bytes, &mut out, false)
             .run()
             .unwrap();
         let out = String::from_utf8(out).unwrap();
@@ -692,8 +1045,8 @@ mod tests {
         let out = session((5, 5), SideArg::One, Level::Perfect, Lang::En, "hint\n");
         assert!(
             out.contains(
-                "This position is a win for the player to move in 17 plies with best play; \
-                 optimal moves: d3 c4"
+                "This position is a win for the player to move in 17 plies with best play;\n\
+                 optimal moves: d3 c4\n"
             ),
             "{out}"
         );
