@@ -514,8 +514,16 @@ async fn rules_and_texts_come_in_every_language() {
         // The same words, less the note's; each paragraph on one line.
         let note = rastros_i18n::text(lang_code, "rules-terminal-note", &[]);
         let words = |t: &str| t.split_whitespace().count();
-        assert_eq!(words(terminal_rules), words(page_rules) + words(&note), "{lang}");
-        assert_eq!(page_rules, rastros_i18n::rules_for_page(lang_code), "{lang}");
+        assert_eq!(
+            words(terminal_rules),
+            words(page_rules) + words(&note),
+            "{lang}"
+        );
+        assert_eq!(
+            page_rules,
+            rastros_i18n::rules_for_page(lang_code),
+            "{lang}"
+        );
         assert!(page_rules.len() + 30 < terminal_rules.len(), "{lang}");
         assert!(a["rules"]
             .as_str()
