@@ -202,7 +202,7 @@ pub enum StartError {
 impl fmt::Display for StartError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StartError::OffBoard(cell) => write!(f, "start cell {cell} is not on the board"),
+            StartError::OffBoard(cell) => write!(f, "{cell} is not on the board"),
             StartError::Goal(cell) => write!(f, "the snail cannot start on the goal corner {cell}"),
             StartError::NoCentre { width, height } => write!(
                 f,

@@ -18,6 +18,7 @@ pub mod error;
 pub mod slots;
 pub mod texts;
 
+use std::future::IntoFuture;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -129,6 +130,29 @@ pub fn router(config: &Config) -> Router {
         .layer(middleware::from_fn(move |req, next| {
             json_errors(req, next, body_limit)
         }))
+        .layer(middleware::from_fn(security_headers))
+}
+
+/// Headers for every answer: media types are not guessed, the page runs only its own files
+/// (no inline script, no other origin) and is not framed, and no referrer leaves it.
+async fn security_headers(req: Request, next: Next) -> Response {
+    let mut response = next.run(req).await;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        header::HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static(
+            "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        ),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        header::HeaderValue::from_static("no-referrer"),
+    );
+    response
 }
 
 async fn not_found(uri: axum::http::Uri) -> ApiError {
@@ -150,8 +174,26 @@ async fn json_errors(req: Request, next: Next, body_limit: usize) -> Response {
         StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge(body_limit),
         StatusCode::REQUEST_TIMEOUT => ApiError::Timeout,
         _ => {
+            // axum's own rejections (a bad query string, say) say why in a short text body.
             let reason = status.canonical_reason().unwrap_or("error").to_lowercase();
-            return (status, axum::Json(serde_json::json!({ "error": reason }))).into_response();
+            let (parts, body) = response.into_parts();
+            let why = axum::body::to_bytes(body, 1024).await.unwrap_or_default();
+            let why = String::from_utf8_lossy(&why);
+            let why = why.lines().next().unwrap_or("").trim();
+            let message = if why.is_empty() {
+                reason
+            } else {
+                format!("{reason}: {why}")
+            };
+            let mut answer =
+                (status, axum::Json(serde_json::json!({ "error": message }))).into_response();
+            // Keep what the rejection said besides (`Allow` on a 405, say).
+            for (name, value) in parts.headers.iter() {
+                if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+                    answer.headers_mut().insert(name, value.clone());
+                }
+            }
+            return answer;
         }
     };
     error.into_response()
@@ -174,11 +216,26 @@ pub fn run(
     })
 }
 
-/// Serves `router` on `listener` until Ctrl-C, then finishes the requests under way.
+/// How long the requests under way may take to finish after Ctrl-C.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// Serves `router` on `listener` until Ctrl-C, then finishes the requests under way, for at
+/// most [`SHUTDOWN_GRACE`] (a client that never finishes its request does not hold the
+/// server up).
 pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
+    let (stopping, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = axum::serve(listener, router).with_graceful_shutdown(async move {
+        let _ = tokio::signal::ctrl_c().await;
+        let _ = stopping.send(());
+    });
+    tokio::select! {
+        result = server.into_future() => result,
+        _ = async {
+            if stopped.await.is_ok() {
+                tokio::time::sleep(SHUTDOWN_GRACE).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        } => Ok(()),
+    }
 }

@@ -5,13 +5,15 @@ use std::collections::BTreeMap;
 
 pub use rastros_i18n::Lang;
 
-/// Messages of the terminal only (long, with commands to type): not sent to the page.
-const TERMINAL_ONLY: [&str; 5] = [
-    "help",
-    "rules",
-    "rules-terminal-note",
-    "engine-not-exact",
-    "hint-not-exact",
+/// The game's messages the page shows besides its own (`page-...`); the others are the
+/// terminal's (commands to type, its help and prompts) and are not sent.
+pub const SHARED: [&str; 6] = [
+    "game-name",
+    "to-move",
+    "win-goal",
+    "win-no-move",
+    "goal-label",
+    "engine-thinking",
 ];
 
 /// Every language: its code and its own name.
@@ -32,11 +34,12 @@ pub fn rules(lang: Lang) -> String {
     rastros_i18n::rules_for_page(lang)
 }
 
-/// Every message the page may show, by key, placeholders unfilled (the page fills them).
+/// Every message the page may show, by key, placeholders unfilled (the page fills them):
+/// its own (`page-...`) and the [`SHARED`] ones.
 pub fn page(lang: Lang) -> BTreeMap<&'static str, &'static str> {
     rastros_i18n::catalog(lang)
         .iter()
-        .filter(|(key, _)| !TERMINAL_ONLY.contains(&key.as_str()))
+        .filter(|(key, _)| key.starts_with("page-") || SHARED.contains(&key.as_str()))
         .map(|(key, text)| (key.as_str(), text.as_str()))
         .collect()
 }

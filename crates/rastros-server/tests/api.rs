@@ -349,7 +349,7 @@ async fn bad_requests_are_answered_400_naming_the_problem() {
         (
             "/api/analyze",
             "{\"start\": \"h9\"}",
-            "start: start cell h9 is not on the board",
+            "start: h9 is not on the board",
         ),
         (
             "/api/analyze",
@@ -441,6 +441,50 @@ async fn unknown_paths_and_methods_get_json_errors() {
     let a = get(&app, "/api/analyze").await;
     assert_eq!(a.status, StatusCode::METHOD_NOT_ALLOWED);
     assert_eq!(a.error(), "method not allowed");
+    assert_eq!(a.headers[header::ALLOW], "POST");
+    // axum's own rejections keep their reason.
+    let a = get(&app, "/api/rules?lang=it&lang=de").await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert!(
+        a.error().contains("duplicate field `lang`"),
+        "{}",
+        a.error()
+    );
+    // Every answer, page or API, error or not, carries the security headers.
+    for path in ["/", "/app.js", "/api/rules", "/api/nothing"] {
+        let a = get(&app, path).await;
+        assert_eq!(
+            a.headers[header::X_CONTENT_TYPE_OPTIONS],
+            "nosniff",
+            "{path}"
+        );
+        let csp = a.headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
+        assert!(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"));
+        assert_eq!(a.headers[header::REFERRER_POLICY], "no-referrer", "{path}");
+    }
+    let html = String::from_utf8(get(&app, "/").await.body).unwrap();
+    // The policy allows no inline script, so the page has none.
+    for inline in [
+        "<script>",
+        "onsubmit=",
+        "onclick=",
+        "onload=",
+        "onchange=",
+        "oninput=",
+    ] {
+        assert!(!html.contains(inline), "{inline}");
+    }
+}
+
+#[tokio::test]
+async fn a_win_in_one_is_answered_exactly_on_any_board() {
+    let app = router(&config());
+    let game = serde_json::json!({"board":"8x8","start":"d4","moves":["c3","b2"]});
+    let a = post_json(&app, "/api/move", &game).await.json();
+    assert_eq!(
+        (&a["move"], &a["exact"]),
+        (&serde_json::json!("a1"), &serde_json::json!(true))
+    );
 }
 
 #[tokio::test]
@@ -531,7 +575,18 @@ async fn rules_and_texts_come_in_every_language() {
             .starts_with(lang_code.game_name()));
         let t = get(&app, &format!("/api/texts?lang={lang}")).await.json();
         assert_eq!(t["languages"].as_array().unwrap().len(), 6);
-        assert!(t["texts"]["game-name"].is_string());
+        // The page's own texts and the shared ones, nothing of the terminal's.
+        let texts = t["texts"].as_object().unwrap();
+        for key in rastros_server::texts::SHARED {
+            assert!(texts[key].is_string(), "{lang}: {key}");
+        }
+        assert!(
+            texts
+                .keys()
+                .all(|k| k.starts_with("page-")
+                    || rastros_server::texts::SHARED.contains(&k.as_str()))
+        );
+        assert!(!texts.contains_key("help") && !texts.contains_key("goodbye"));
     }
     let it = get(&app, "/api/texts?lang=it").await.json();
     assert_eq!(it["texts"]["game-name"], "Scia di bava");

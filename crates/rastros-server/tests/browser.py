@@ -83,6 +83,8 @@ def main():
         f"--user-data-dir={profile}", "--window-size=1200,900", "--lang=en-US",
     ]:
         options.add_argument(arg)
+    # The console, to find anything the page's Content-Security-Policy refused.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     wait = WebDriverWait(driver, 30)
     game = lambda: driver.find_element(By.ID, "game")
@@ -255,6 +257,12 @@ def main():
         )
         check("phone: the rules open at their top", top[0] == 0 and top[1] >= 0, str(top))
         driver.save_screenshot(os.path.join(out_dir, "browser-phone-rules.png"))
+        refused = [
+            entry["message"]
+            for entry in driver.get_log("browser")
+            if "Content Security Policy" in entry["message"]
+        ]
+        check("the page breaks none of its own security policy", not refused, str(refused[:2]))
     finally:
         driver.quit()
         server.terminate()

@@ -385,6 +385,8 @@ async function main() {
     const start = $("start");
     if (start.value.trim().toLowerCase() === defaultStart(game.board)) start.value = "";
   });
+  // The settings form is never sent (Enter in a field would reload the page).
+  $("setup").addEventListener("submit", (e) => e.preventDefault());
   $("undo").addEventListener("click", undo);
   $("hint").addEventListener("click", hint);
   $("analysis").addEventListener("change", (e) => {

@@ -453,10 +453,11 @@ impl Player {
         if let Some(exact) = self.cache.get(pos) {
             return Ok(Some(exact.clone()));
         }
-        let known = self
-            .book
-            .as_deref()
-            .and_then(|book| book_verdict(book, pos));
+        let known = win_in_one(pos).or_else(|| {
+            self.book
+                .as_deref()
+                .and_then(|book| book_verdict(book, pos))
+        });
         let exact = match known {
             Some(exact) => exact,
             None => {
@@ -561,6 +562,33 @@ impl Player {
             }
         }
     }
+}
+
+/// The verdict on `pos` when its mover can step into its own goal: a win in 1 ply, by that
+/// move and by any move that leaves the opponent no move at all. Found by looking one ply
+/// ahead: the solver's [`Mode::Dte`] would also prove the value of every other move.
+fn win_in_one(pos: &Position) -> Option<Exact> {
+    let legal = pos.legal_moves();
+    if !legal.has(pos.board().goal(pos.side_to_move())) {
+        return None;
+    }
+    let win = Score {
+        value: Value::Win,
+        dte: 1,
+    };
+    let best_moves = legal
+        .iter()
+        .filter(|&to| {
+            let mut child = *pos;
+            child.play_unchecked(to);
+            terminal_score(&child).map(Score::parent) == Some(win)
+        })
+        .collect();
+    Some(Exact {
+        score: win,
+        best_moves,
+        moves: None,
+    })
 }
 
 /// The book's verdict on `pos` itself, if it holds the position.

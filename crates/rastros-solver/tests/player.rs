@@ -599,3 +599,47 @@ fn best_of_prefers_fast_wins_and_slow_losses() {
     assert_eq!(best_of(&scores), Some((loss(8), vec![5])));
     assert_eq!(best_of(&[]), None);
 }
+
+/// A mover next to its own goal wins in one ply: the player says so at once, exactly, with
+/// the same optimal moves as the solver's full analysis (the goal, and any move that leaves
+/// the opponent no move), on small boards; on 8x8 well within a short deadline.
+#[test]
+fn a_win_in_one_is_exact_at_once() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut checked = 0;
+    for board in [sized(4, 4), sized(5, 4), sized(5, 5)] {
+        let solver = solver(board);
+        let mut player = new_player(board);
+        for pos in random_positions(board, 1..=12, 300, &mut rng) {
+            if !pos.legal_moves().has(board.goal(pos.side_to_move())) {
+                continue;
+            }
+            let v = player.verdict(&pos, None).unwrap();
+            let a = solver.analyze(&pos, Mode::Dte).unwrap();
+            assert!(v.exact, "{pos}");
+            assert_eq!((v.value, v.dte), (Some(Value::Win), Some(1)), "{pos}");
+            assert_eq!((a.value, a.dte), (Value::Win, Some(1)), "{pos}");
+            assert_eq!(v.best_moves, optimal(&solver, &pos), "{pos}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 50, "only {checked} positions next to a goal");
+
+    let board = sized(8, 8);
+    let pos = Position::start(board, "d4".parse().unwrap())
+        .unwrap()
+        .play_moves("c3 b2")
+        .unwrap();
+    let mut player = new_player(board);
+    // The full analysis takes seconds here (it proves every other move too): exact within
+    // the deadline means the one-ply look answered.
+    let deadline = Some(Instant::now() + Duration::from_millis(500));
+    let v = player.verdict(&pos, deadline).unwrap();
+    assert!(v.exact);
+    assert_eq!(
+        (v.value, v.dte, v.best_moves),
+        (Some(Value::Win), Some(1), vec![0])
+    );
+    let c = player.choose(&pos, Level::Perfect, 1, deadline).unwrap();
+    assert_eq!((c.cell, c.exact), (0, true));
+}
