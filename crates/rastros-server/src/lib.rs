@@ -18,7 +18,6 @@ pub mod error;
 pub mod slots;
 pub mod texts;
 
-use std::future::IntoFuture;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -216,26 +215,85 @@ pub fn run(
     })
 }
 
-/// How long the requests under way may take to finish after Ctrl-C.
-pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+/// Time limits of the connections themselves (each request's own limits are layers of
+/// the [`router`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// How long a client may take to send a request's headers before its connection is
+    /// closed (hyper's header read timeout): a client that never finishes them holds no
+    /// connection for long.
+    pub header_read: Duration,
+    /// How long the requests under way may take to finish after the stop signal.
+    pub shutdown_grace: Duration,
+}
 
-/// Serves `router` on `listener` until Ctrl-C, then finishes the requests under way, for at
-/// most [`SHUTDOWN_GRACE`] (a client that never finishes its request does not hold the
-/// server up).
-pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
-    let (stopping, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = axum::serve(listener, router).with_graceful_shutdown(async move {
-        let _ = tokio::signal::ctrl_c().await;
-        let _ = stopping.send(());
-    });
-    tokio::select! {
-        result = server.into_future() => result,
-        _ = async {
-            if stopped.await.is_ok() {
-                tokio::time::sleep(SHUTDOWN_GRACE).await;
-            } else {
-                std::future::pending::<()>().await;
-            }
-        } => Ok(()),
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            header_read: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(10),
+        }
     }
+}
+
+/// Serves `router` on `listener` until Ctrl-C with the default [`Limits`].
+pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
+    serve_until(listener, router, Limits::default(), async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+}
+
+/// Serves `router` on `listener` over HTTP/1.1 until `stop` completes, then stops
+/// accepting, lets the requests under way finish for at most `limits.shutdown_grace`, and
+/// returns. (axum's own `serve` has no header read timeout; this loop is hyper's server
+/// with one.)
+pub async fn serve_until(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    limits: Limits,
+    stop: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let (stopping, stopped) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    tokio::pin!(stop);
+    loop {
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(connection) => connection,
+                // Out of file descriptors, a connection reset before it was accepted, ...:
+                // the next one may do, after a pause that keeps this loop from spinning.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        while connections.try_join_next().is_some() {}
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let mut stopped = stopped.clone();
+        connections.spawn(async move {
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.header_read)
+                .serve_connection(TokioIo::new(stream), service);
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = stopped.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+        });
+    }
+    drop(listener);
+    let _ = stopping.send(true);
+    let _ = tokio::time::timeout(limits.shutdown_grace, async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    Ok(())
 }

@@ -185,7 +185,10 @@ fn sixty_four_clients_play_7x7_against_perfect() {
     let server = runtime.spawn(async move {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         tx.send(listener.local_addr().unwrap()).unwrap();
-        axum::serve(listener, router(&config)).await.unwrap();
+        let forever = std::future::pending::<()>();
+        rastros_server::serve_until(listener, router(&config), Default::default(), forever)
+            .await
+            .unwrap();
     });
     let addr = rx.recv().unwrap();
     assert!(addr.ip().is_loopback());
