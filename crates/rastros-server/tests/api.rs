@@ -626,3 +626,27 @@ async fn the_page_is_served_from_the_binary_and_small() {
     );
     assert!(total < 200 * 1024, "{total} bytes");
 }
+
+#[tokio::test]
+async fn page_files_answer_304_to_their_current_tag() {
+    let app = router(&config());
+    for path in ["/", "/app.js", "/style.css"] {
+        let first = get(&app, path).await;
+        assert_eq!(first.status, StatusCode::OK);
+        let tag = first.headers[header::ETAG].to_str().unwrap().to_string();
+        assert!(tag.starts_with('"') && tag.len() == 18, "{tag}");
+        let ask = |tag: &str| {
+            Request::get(path)
+                .header(header::IF_NONE_MATCH, tag)
+                .body(Body::empty())
+                .unwrap()
+        };
+        let again = send(&app, ask(&tag)).await;
+        assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{path}");
+        assert!(again.body.is_empty());
+        assert_eq!(again.headers[header::ETAG], tag.as_str());
+        let other = send(&app, ask("\"0000000000000000\"")).await;
+        assert_eq!(other.status, StatusCode::OK, "{path}");
+        assert_eq!(other.body, first.body);
+    }
+}
