@@ -108,8 +108,9 @@ pub struct PlayArgs {
     /// Time budget of each computer move and each hint in milliseconds, as for `serve`:
     /// past it the solver is stopped, the 6-ply strong search answers instead, and the game
     /// says the answer is not exact. The default, 3000, lets the solver answer exactly from
-    /// any position of boards up to 7x7 (the hardest 7x7 starts take about 1.5 s on two
-    /// cores) while no move on a bigger board, 8x8 say, waits more than about 3 s.
+    /// any position of boards up to 7x7 (the exact answer from the 7x7 start took 1.0-1.4 s
+    /// on two cores, docs/PLAY.md) while no move on a bigger board, 8x8 say, waits more than
+    /// about 3 s.
     #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     move_time_ms: u64,
 }
@@ -185,27 +186,16 @@ fn terminal_columns() -> usize {
     terminal_width().map_or(wrap::WIDTH, |w| w.min(wrap::WIDTH))
 }
 
-/// The width of the terminal standard output is, if it is one.
-#[cfg(unix)]
+/// The width of the terminal standard output is, if it is one (through `console`, the
+/// terminal crate under `indicatif`).
 fn terminal_width() -> Option<usize> {
-    if !io::stdout().is_terminal() {
+    let term = console::Term::stdout();
+    if !term.is_term() {
         return None;
     }
-    let mut size = libc::winsize {
-        ws_row: 0,
-        ws_col: 0,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    // SAFETY: TIOCGWINSZ writes one `winsize` through the pointer, which points at one.
-    let done = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
-    (done == 0 && size.ws_col > 0).then_some(usize::from(size.ws_col))
-}
-
-/// The width of the terminal standard output is, if it is one.
-#[cfg(not(unix))]
-fn terminal_width() -> Option<usize> {
-    None
+    term.size_checked()
+        .map(|(_, columns)| usize::from(columns))
+        .filter(|&c| c > 0)
 }
 
 /// A failed write to standard output (the only writes of `play` and `rules`), named so.
