@@ -122,6 +122,16 @@ pub fn read_to_string(path: &Path, what: &str) -> Result<String, IoError> {
 /// link is refused rather than replaced by the rename. `what` names the file in errors
 /// (`cannot write WHAT PATH: ...`).
 pub fn check_output(path: &Path, what: &str) -> Result<(), IoError> {
+    check_target(path, what)?;
+    // The temporary file a write would make, made and removed at once.
+    temporary_beside(path)
+        .map(drop)
+        .map_err(|e| IoError::new(format!("write {what}"), path, e))
+}
+
+/// The checks of [`check_output`] but its probe of the folder: a write makes its
+/// temporary file there anyway.
+fn check_target(path: &Path, what: &str) -> Result<(), IoError> {
     let refuse = |why: &str| {
         Err(IoError::new(
             format!("write {what}"),
@@ -147,17 +157,11 @@ pub fn check_output(path: &Path, what: &str) -> Result<(), IoError> {
         _ => {}
     }
     match fs::metadata(folder(path)) {
-        Ok(meta) if meta.is_dir() => {}
-        Ok(_) => return refuse("its folder is not a folder"),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return refuse("its folder does not exist")
-        }
-        Err(e) => return Err(IoError::new(format!("write {what}"), path, e)),
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => refuse("its folder is not a folder"),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => refuse("its folder does not exist"),
+        Err(e) => Err(IoError::new(format!("write {what}"), path, e)),
     }
-    // The temporary file a write would make, made and removed at once.
-    temporary_beside(path)
-        .map(drop)
-        .map_err(|e| IoError::new(format!("write {what}"), path, e))
 }
 
 /// A new temporary file `.NAME.XXXXXX.tmp` in `path`'s folder. Its errors do not name the
@@ -211,7 +215,7 @@ pub fn write_atomic_with(
     what: &str,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), IoError> {
-    check_output(path, what)?;
+    check_target(path, what)?;
     let err = |e: io::Error| IoError::new(format!("write {what}"), path, e);
     let dir = folder(path);
     let tmp = temporary_beside(path).map_err(err)?;

@@ -461,7 +461,8 @@ fn import(args: ImportArgs) -> Result<(), CliError> {
 fn info(args: InfoArgs) -> Result<(), CliError> {
     let book = open_book(&args.file)?;
     let bytes = book.file_len();
-    let checked = book.verify().map_err(|e| book_error(&args.file, e))?;
+    let verified = book.verify().map_err(|e| book_error(&args.file, e))?;
+    let checked = verified.checked;
     let board = book.board();
     let mut per_ply = vec![[0u64; 2]; book.depth() as usize + 1];
     for e in book.entries() {
@@ -469,7 +470,7 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
     }
     let start = book.probe(&book.start()).ok();
     let searched = match args.solve {
-        Some(n) => solve_sample(&book, n, &args)?,
+        Some(n) => solve_sample(&book, &verified.beyond_children, n, &args)?,
         None => 0,
     };
     if args.json {
@@ -527,8 +528,12 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
 /// `book info --solve N`: searches N entries of those beyond their children, spread evenly
 /// over the file (all when N is at least their number), with a progress bar on a terminal;
 /// returns how many agreed (all of them, or an error names the first that does not).
-fn solve_sample(book: &Book, n: usize, args: &InfoArgs) -> Result<usize, CliError> {
-    let leaves = book.beyond_children();
+fn solve_sample(
+    book: &Book,
+    leaves: &[usize],
+    n: usize,
+    args: &InfoArgs,
+) -> Result<usize, CliError> {
     let n = n.min(leaves.len());
     let sample: Vec<usize> = (0..n).map(|k| leaves[k * leaves.len() / n]).collect();
     let solver = args.search.solver(book.board())?;

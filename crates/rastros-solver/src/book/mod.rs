@@ -203,6 +203,17 @@ fn mismatch(e: &BookEntry, other: build::Solved, source: &str) -> Option<String>
     })
 }
 
+/// What [`Book::verify`] checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verified {
+    /// Entries checked against their children.
+    pub checked: usize,
+    /// The entries it could not check, as a child of theirs is neither finished nor in the
+    /// book (in a book built from a start, those of the deepest ply), by index: only a
+    /// search checks them ([`Book::check_by_search`]).
+    pub beyond_children: Vec<usize>,
+}
+
 /// Why [`Book::check_by_search`] failed.
 #[derive(Debug)]
 pub enum SearchCheckError {
@@ -452,43 +463,39 @@ impl Book {
     /// Checks every entry against the book itself: wherever the book holds every child in
     /// progress of an entry's position, the entry's value, DTE and optimal moves must follow
     /// from the children's by one negamax step (finished children scored by the rules).
-    /// Returns the number of entries so checked; a contradiction is a
+    /// Returns how many entries were so checked and which were not; a contradiction is a
     /// [`BookError::Decode`] naming the entry. (Loading already checked that every entry's
     /// optimal moves are legal moves of its position.)
-    pub fn verify(&self) -> Result<usize, BookError> {
+    pub fn verify(&self) -> Result<Verified, BookError> {
         self.contradiction().map_err(|(i, why)| {
             BookError::Decode(format!("entry {i} (ply {}) {why}", self.entries[i].ply))
         })
     }
 
-    /// [`Book::verify`]'s check: the number of entries checked, or the index of the first
-    /// entry its children contradict and how.
-    fn contradiction(&self) -> Result<usize, (usize, String)> {
-        let mut checked = 0;
+    /// [`Book::verify`]'s check: what it checked, or the index of the first entry its
+    /// children contradict and how.
+    fn contradiction(&self) -> Result<Verified, (usize, String)> {
+        let mut beyond_children = Vec::new();
         for (i, e) in self.entries.iter().enumerate() {
-            if let Some(derived) = self.by_children(e) {
-                if let Some(why) = mismatch(e, derived, "its children give") {
-                    return Err((i, why));
+            match self.by_children(e) {
+                Some(derived) => {
+                    if let Some(why) = mismatch(e, derived, "its children give") {
+                        return Err((i, why));
+                    }
                 }
-                checked += 1;
+                None => beyond_children.push(i),
             }
         }
-        Ok(checked)
+        Ok(Verified {
+            checked: self.entries.len() - beyond_children.len(),
+            beyond_children,
+        })
     }
 
     /// What one negamax step over the children of `e`'s position gives (finished children
     /// scored by the rules), or `None` when a child is neither finished nor in the book.
     fn by_children(&self, e: &BookEntry) -> Option<build::Solved> {
         build::by_children(self.board, e.key, |k| Some(self.get(k)?.score()))
-    }
-
-    /// The entries [`Book::verify`] cannot check, as a child of theirs is neither finished
-    /// nor in the book (in a book built from a start, those of the deepest ply), by index:
-    /// only a search checks them ([`Book::check_by_search`]).
-    pub fn beyond_children(&self) -> Vec<usize> {
-        (0..self.entries.len())
-            .filter(|&i| self.by_children(&self.entries[i]).is_none())
-            .collect()
     }
 
     /// Searches the position of entry `i` with `solver` (the exact score of every child,
@@ -509,7 +516,7 @@ impl Book {
     ///     unreachable!("no limit was set")
     /// };
     /// // The entries of ply 2 have children beyond the book: a search checks them.
-    /// let leaves = book.beyond_children();
+    /// let leaves = book.verify().unwrap().beyond_children;
     /// assert!(leaves.iter().all(|&i| book.entries()[i].ply == 2));
     /// for i in leaves {
     ///     book.check_by_search(i, &solver).unwrap();
