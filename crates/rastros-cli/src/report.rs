@@ -6,7 +6,7 @@
 //! Progress on standard error is best effort: a failure to draw it never stops the work.
 
 use std::fmt;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
@@ -170,6 +170,24 @@ pub fn analysis_json(
         "nodes": a.stats.nodes,
         "seconds": a.seconds,
     })
+}
+
+/// A bar on stderr counting `total` things done, with `what` after the count (a template
+/// part such as `searched` or `{msg}`); hidden when stderr is not a terminal.
+pub fn count_bar(total: u64, what: &str) -> ProgressBar {
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(total)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what}"
+        ))
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar
 }
 
 /// `n` and the noun for it: `1 ply`, `2 plies`.

@@ -21,7 +21,7 @@ use rastros_solver::Value;
 use serde_json::json;
 
 use crate::args::{check_depth, CliError, SearchArgs};
-use crate::report::{count, names, note, out, outln};
+use crate::report::{count, count_bar, names, note, out, outln};
 
 /// Opens the book `path`; every error names the file.
 fn open_book(path: &Path) -> Result<Book, CliError> {
@@ -537,16 +537,7 @@ fn solve_sample(
     let n = n.min(leaves.len());
     let sample: Vec<usize> = (0..n).map(|k| leaves[k * leaves.len() / n]).collect();
     let solver = args.search.solver(book.board())?;
-    let bar = if std::io::stderr().is_terminal() {
-        ProgressBar::new(n as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} searched")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
+    let bar = count_bar(n as u64, "searched");
     for (done, &i) in sample.iter().enumerate() {
         match book.check_by_search(i, &solver) {
             Ok(()) => bar.inc(1),

@@ -8,14 +8,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use rastros_core::{Board, BoardSize, Cell};
 use rastros_solver::survey::{self, SurveyConfig, SurveyRow};
 use rastros_solver::{fsio, SolverConfig};
 use serde_json::json;
 
 use crate::args::{parse_seconds, CliError, SearchArgs};
-use crate::report::{count, note, outln};
+use crate::report::{count, count_bar, note, outln};
 
 /// Arguments of `rastros survey`.
 #[derive(Debug, Args)]
@@ -184,16 +183,7 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
         dte_time_limit: args.dte_time_limit.or(args.time_limit),
     };
     let terminal = std::io::stderr().is_terminal();
-    let bar = if terminal {
-        ProgressBar::new(total as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} {msg}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
+    let bar = count_bar(total as u64, "{msg}");
     let clock = Instant::now();
     // Every finished row is kept and the files rewritten at once, so that neither Ctrl-C
     // nor a killed process loses finished work.
