@@ -3,7 +3,9 @@
 //!
 //! An indented line keeps its layout: its continuation lines start under its text, and
 //! for a line laid out in two columns (`  hint         show who wins ...`, a word and then
-//! a gap of two or more spaces) under the second column, as in the help.
+//! a gap of two or more spaces) under the second column, as in the help. The lines are
+//! broken by `textwrap` (at spaces only, counting terminal columns); this module adds the
+//! layout of indented lines and the reflow of texts wrapped beforehand.
 
 /// The width messages are wrapped to when the terminal is wider or unknown.
 pub const WIDTH: usize = 80;
@@ -11,9 +13,9 @@ pub const WIDTH: usize = 80;
 /// The narrowest width messages are wrapped to, however narrow the terminal.
 pub const MIN_WIDTH: usize = 20;
 
-/// Columns a text takes: one per character (the texts are in Latin and Greek letters).
+/// Columns a text takes on a terminal (wide characters count two).
 fn columns(text: &str) -> usize {
-    text.chars().count()
+    textwrap::core::display_width(text)
 }
 
 /// `text` with every line wider than `width` columns broken at spaces into lines of at
@@ -70,26 +72,16 @@ fn wrap_line(line: &str, width: usize) -> (Vec<String>, usize) {
         return (vec![line.to_string()], 0);
     }
     let (head, indent) = head(line, width);
-    let mut lines = Vec::new();
-    let mut current = line[..head].to_string();
-    let mut len = columns(&current);
-    let mut empty = true;
-    for word in line[head..].split(' ').filter(|w| !w.is_empty()) {
-        let w = columns(word);
-        if !empty && len + 1 + w > width {
-            lines.push(std::mem::replace(&mut current, " ".repeat(indent)));
-            len = indent;
-            empty = true;
-        }
-        if !empty {
-            current.push(' ');
-            len += 1;
-        }
-        current.push_str(word);
-        len += w;
-        empty = false;
-    }
-    lines.push(current);
+    let continuation = " ".repeat(indent);
+    let options = textwrap::Options::new(width)
+        .initial_indent(&line[..head])
+        .subsequent_indent(&continuation)
+        .break_words(false)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    let lines = textwrap::wrap(&line[head..], options)
+        .into_iter()
+        .map(|l| l.into_owned())
+        .collect();
     (lines, indent)
 }
 
