@@ -39,8 +39,8 @@ pub enum Msg<'a> {
         /// The player to move, 1 or 2.
         player: u8,
     },
-    /// The prompt shown before the user's input, e.g. "Your move" (without
-    /// a trailing colon or space).
+    /// The prompt shown before the user's input, e.g. "Your move:" (its colon
+    /// as each language writes it, without the trailing space).
     YourTurn,
     /// Said while the computer searches for its move.
     EngineThinking,

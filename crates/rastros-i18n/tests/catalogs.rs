@@ -158,3 +158,37 @@ fn a_missing_key_falls_back_to_english_then_to_itself() {
     assert_eq!(text(Lang::It, "no-such-key", &[]), "no-such-key");
     assert_eq!(template(Lang::It, "no-such-key"), None);
 }
+
+/// French sets a no-break space before `:`, `;`, `!`, `?` and `»`, and after `«`; a plain
+/// space there would let a line break strand the mark at the start of a line.
+#[test]
+fn french_marks_keep_their_no_break_space() {
+    let nbsp = ['\u{a0}', '\u{202f}'];
+    let mut texts: Vec<(String, String)> = catalog(Lang::Fr)
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    texts.push(("rules".into(), rules(Lang::Fr).to_string()));
+    let mut marks = 0;
+    for (key, t) in &texts {
+        let chars: Vec<char> = t.chars().collect();
+        for (i, &c) in chars.iter().enumerate() {
+            let before = i.checked_sub(1).map(|j| chars[j]);
+            let after = chars.get(i + 1).copied();
+            if matches!(c, ':' | ';' | '!' | '?' | '»') {
+                marks += 1;
+                assert!(
+                    before.is_some_and(|b| nbsp.contains(&b)),
+                    "fr: {key}: {c:?} without a no-break space before it in {t:?}"
+                );
+            }
+            if c == '«' {
+                assert!(
+                    after.is_some_and(|a| nbsp.contains(&a)),
+                    "fr: {key}: '«' without a no-break space after it in {t:?}"
+                );
+            }
+        }
+    }
+    assert!(marks > 30, "only {marks} marks checked");
+}

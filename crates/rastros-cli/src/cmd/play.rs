@@ -385,7 +385,7 @@ impl<L: Lines, W: Write> Session<L, W> {
             let prompt = if game.over() {
                 ">".to_string()
             } else {
-                format!("{}:", text(self.setup.lang, &Msg::YourTurn))
+                text(self.setup.lang, &Msg::YourTurn)
             };
             write!(self.out, "{prompt} ")?;
             self.out.flush()?;
@@ -866,7 +866,7 @@ mod tests {
         let out = String::from_utf8(out).unwrap();
         assert!(out.contains("(ordinateur) déplace"), "{out}");
         assert!(
-            out.ends_with("Votre coup: \nAu revoir et merci d'avoir joué\u{a0}!\n"),
+            out.ends_with("Votre coup\u{a0}: \nAu revoir et merci d'avoir joué\u{a0}!\n"),
             "{out}"
         );
     }
@@ -980,7 +980,7 @@ mod tests {
                 // Every line is echoed after a prompt, in order (then the prompt that
                 // meets the end of the input), and the line after each echo is an answer,
                 // not the next prompt.
-                let prompt = format!("{}: ", text(lang, &Msg::YourTurn));
+                let prompt = format!("{} ", text(lang, &Msg::YourTurn));
                 let is_prompt = |l: &str| l.starts_with(&prompt) || l.starts_with("> ");
                 let lines: Vec<&str> = out.lines().collect();
                 let mut echoed = Vec::new();
