@@ -151,29 +151,10 @@ impl<'a> Shallow<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::{Score, Value};
-    use crate::solver::terminal_score;
+    use crate::score::Value;
+    use crate::search::testing::brute;
     use rastros_core::{Board, Player, Position};
     use std::collections::HashMap;
-
-    /// The exact score by plain negamax over every legal move, memoised.
-    fn brute(pos: &Position, memo: &mut HashMap<(u64, u8, u8), Score>) -> Score {
-        if let Some(s) = terminal_score(pos) {
-            return s;
-        }
-        let key = (pos.free().0, pos.snail(), pos.side_to_move().index() as u8);
-        if let Some(&s) = memo.get(&key) {
-            return s;
-        }
-        let best = pos
-            .legal_moves()
-            .iter()
-            .map(|to| brute(&pos.play_index(to).unwrap(), memo).parent())
-            .max_by_key(|s| s.to_int())
-            .expect("a position in play has a move");
-        memo.insert(key, best);
-        best
-    }
 
     #[test]
     fn move_orders_list_every_neighbour_by_goal_distance() {
