@@ -957,8 +957,6 @@ impl<'a> Searcher<'a> {
     /// best move goes first later, in [`narrow_by_entry`](Searcher::narrow_by_entry).) Of
     /// two [`twins`](Geometry::twins) only the first is kept; their children are the same
     /// game, so their keys tie and they sort side by side.
-    ///
-    /// Twins took 11-12% of the nodes off the 8x8 values (see docs/EXPERIMENTS.md).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn order_moves(
