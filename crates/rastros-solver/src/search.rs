@@ -117,20 +117,24 @@ impl Ahead {
 /// The ordering key of the move to `to` (smaller first), `after` being the region without
 /// `to`, `poison` the cells the opponent may not safely step on, `child_region` the region
 /// after the move where it is known (0 elsewhere), `cuts_off` whether the move leaves the
-/// opponent's goal out of the child's region. In turn:
+/// opponent's goal out of the child's region, `hugs` whether `to` is next to the cell the
+/// snail has just left. In turn:
 ///
 /// 1. moves after which the opponent has a safe reply that leaves the mover no safe move
 ///    (a reply that wins for the opponent at once) go last;
 /// 2. then the moves that cut the opponent's goal off first: the child has one goal left,
 ///    and the matching usually decides it on sight, so a wrong guess costs about one node;
-/// 3. then the child's region, smaller first (known at the nodes of the enhanced
+/// 3. then the moves that stay next to the trail's last cell (a sharp turn along the slime,
+///    which walls in the region the snail leaves behind) first;
+/// 4. then the child's region, smaller first (known at the nodes of the enhanced
 ///    transposition cutoff; where the region is connected every move leaves the same size);
-/// 4. then the fewest safe replies for the opponent, then the fewest replies at all;
-/// 5. then the fewest moves for the mover summed over the opponent's safe replies (the
+/// 5. then the fewest safe replies for the opponent, then the fewest replies at all;
+/// 6. then the fewest moves for the mover summed over the opponent's safe replies (the
 ///    tighter the position after the reply, the more forced the line).
 ///
-/// The two-ply keys (1 and 5) come from bit planes of neighbour counts ([`Ahead`]), with no
+/// The two-ply keys (1 and 6) come from bit planes of neighbour counts ([`Ahead`]), with no
 /// loop over the replies. The keys measured and the ones dropped: see docs/EXPERIMENTS.md.
+#[allow(clippy::too_many_arguments)]
 #[inline]
 fn order_key(
     g: &Geometry,
@@ -139,6 +143,7 @@ fn order_key(
     poison: Bitboard,
     child_region: Bitboard,
     cuts_off: bool,
+    hugs: bool,
     a: &Ahead,
 ) -> u32 {
     let replies = Bitboard(g.nb[to as usize]) & after;
@@ -152,14 +157,17 @@ fn order_key(
         (safe & c0).len() + 2 * (safe & c1).len() + 4 * (safe & c2).len() + 8 * (safe & c3).len()
             - safe.len();
     (stuck * TRAPPED_KEY)
-        | u32::from(!cuts_off) << 20
+        | u32::from(!cuts_off) << 21
+        | (u32::from(!hugs) * TRAIL_KEY)
         | child_region.len() << 14
         | base << 7
         | second.min(63)
 }
 
 /// The ordering keys of the moves answered by an immediate trap start here.
-const TRAPPED_KEY: u32 = 1 << 21;
+const TRAPPED_KEY: u32 = 1 << 22;
+/// The ordering key's bit for a move away from the trail's last cell.
+const TRAIL_KEY: u32 = 1 << 20;
 
 /// The parts the region falls into once the snail's cell is gone (each with the goals next
 /// to it), found one flood fill at a time as the moves into them come up. Every cell of a
@@ -200,6 +208,9 @@ pub(crate) struct Node {
     pub snail: u8,
     /// Side to move.
     pub side: u8,
+    /// The cell the snail has just left ([`NO_CELL`] where not known, as at a search's
+    /// root): only the move order reads it.
+    pub prev: u8,
 }
 
 impl Node {
@@ -210,6 +221,7 @@ impl Node {
             free: self.free & !(1 << to),
             snail: to,
             side: self.side ^ 1,
+            prev: self.snail,
         }
     }
 }
@@ -691,7 +703,7 @@ impl<'a> Searcher<'a> {
             big,
             &rules,
             f.poison,
-            verdict,
+            (verdict, n.prev),
             (&mut f.moves, &mut f.regions),
             (&mut f.trapped, &mut f.narrow),
         );
@@ -952,11 +964,11 @@ impl<'a> Searcher<'a> {
     /// with an immediate trap into `trapped` and the cells too open for a trap's replies
     /// into `narrow` ([`Frame::narrow`]); returns how many. `poison` holds the cells the
     /// opponent may not safely step on (the mover's goal and the cells next to it while that
-    /// goal is in the region). The matching's
+    /// goal is in the region), `prev` the cell the snail has just left. The matching's
     /// winning move first, then by [`order_key`], which looks two plies ahead. (The table's
     /// best move goes first later, in [`narrow_by_entry`](Searcher::narrow_by_entry).) Of
     /// two [`twins`](Geometry::twins) only the first is kept; their children are the same
-    /// game, so their keys tie and they sort side by side.
+    /// game, so their keys are equal but for the trail's bit.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn order_moves(
@@ -966,7 +978,7 @@ impl<'a> Searcher<'a> {
         big: bool,
         rules: &Rules,
         poison: u64,
-        verdict: Option<u8>,
+        (verdict, prev): (Option<u8>, u8),
         (moves, regions): (&mut [u8; 8], &mut [u64; 8]),
         (trapped, narrow): (&mut u64, &mut u64),
     ) -> usize {
@@ -984,6 +996,12 @@ impl<'a> Searcher<'a> {
         let mut child_regions = [0u64; 8];
         let mut count = 0;
         let opp_goal = rules.opp & region;
+        // The cells next to the trail's last cell (none where it is not known).
+        let trail = if prev < NO_CELL {
+            g.nb[prev as usize]
+        } else {
+            0
+        };
         let mut parts = Parts::default();
         let mut rest = rules.safe;
         while rest != 0 {
@@ -1004,7 +1022,17 @@ impl<'a> Searcher<'a> {
                 let after = Bitboard(region).without(to);
                 let cuts_off = base == 0 && child_region & opp_goal != opp_goal;
                 let child = Bitboard(if big { child_region } else { 0 });
-                1 + order_key(g, after, to, Bitboard(poison), child, cuts_off, &two_plies)
+                let hugs = trail & 1 << to != 0;
+                1 + order_key(
+                    g,
+                    after,
+                    to,
+                    Bitboard(poison),
+                    child,
+                    cuts_off,
+                    hugs,
+                    &two_plies,
+                )
             };
             if order > TRAPPED_KEY {
                 *trapped |= 1 << to;
@@ -1015,21 +1043,17 @@ impl<'a> Searcher<'a> {
         }
         scored[..count].sort_unstable();
         let mut kept = 0;
-        let mut group = 0;
-        for (i, &packed) in scored[..count].iter().enumerate() {
+        let mut kept_keys = [0u64; 8];
+        for &packed in &scored[..count] {
             let to = packed as u8;
-            if i > 0 && packed >> 16 == scored[i - 1] >> 16 {
-                // Tied with the move before: maybe its twin.
-                if moves[group..kept]
-                    .iter()
-                    .any(|&other| g.twins(region, to, other))
-                {
-                    continue;
-                }
-            } else {
-                group = kept;
+            // A twin's key differs at most in the trail bit (the trail's last cell is not in
+            // the region, so it may be next to one twin only).
+            let key = packed >> 16 & !u64::from(TRAIL_KEY);
+            if (0..kept).any(|j| kept_keys[j] == key && g.twins(region, to, moves[j])) {
+                continue;
             }
             moves[kept] = to;
+            kept_keys[kept] = key;
             // All 0 at the nodes that computed none.
             regions[kept] = child_regions[(packed >> 8 & 0xFF) as usize];
             kept += 1;

@@ -223,6 +223,7 @@ mod tests {
                     free: pos.free().0,
                     snail: pos.snail(),
                     side: pos.side_to_move().index() as u8,
+                    prev: NO_CELL,
                 };
                 let mut shallow = Shallow::new(&geo);
                 for k in 0..=16 {

@@ -9,7 +9,7 @@ use rastros_core::{Board, EndReason, Outcome, Position};
 
 use crate::key::canonical;
 use crate::score::{Score, Value, MATE};
-use crate::search::{Geometry, Node, Searcher, Shared, Stats, Stop, ABORTED};
+use crate::search::{Geometry, Node, Searcher, Shared, Stats, Stop, ABORTED, NO_CELL};
 use crate::table::{Table, TableError};
 
 /// Positions with fewer free cells are searched on the calling thread: handing them to
@@ -294,6 +294,7 @@ impl Solver {
             free: pos.free().0,
             snail: pos.snail(),
             side: pos.side_to_move().index() as u8,
+            prev: NO_CELL,
         })
     }
 

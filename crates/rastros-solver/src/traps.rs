@@ -139,7 +139,7 @@ impl<'a> Traps<'a> {
 mod tests {
     use super::*;
     use crate::search::testing::random_free;
-    use crate::search::Node;
+    use crate::search::{Node, NO_CELL};
     use crate::shallow::Shallow;
     use rand::rngs::ChaCha8Rng;
     use rand::{RngExt, SeedableRng};
@@ -209,7 +209,12 @@ mod tests {
                 );
                 if found {
                     traps += 1;
-                    let hunter = Node { free, snail, side };
+                    let hunter = Node {
+                        free,
+                        snail,
+                        side,
+                        prev: NO_CELL,
+                    };
                     let budget = 3 + 2 * depth as i32;
                     assert!(
                         Shallow::new(&g).wins_within(hunter, budget),
