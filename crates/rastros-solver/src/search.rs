@@ -117,15 +117,16 @@ impl Ahead {
 /// The ordering key of the move to `to` (smaller first), `after` being the region without
 /// `to`, `poison` the cells the opponent may not safely step on, `child_region` the region
 /// after the move where it is known (0 elsewhere), `cuts_off` whether the move leaves the
-/// opponent's goal out of the child's region, `hugs` whether `to` is next to the cell the
-/// snail has just left. In turn:
+/// opponent's goal out of the child's region, `trail` how the move turns from the cell the
+/// snail has just left ([`trail_turn`]). In turn:
 ///
 /// 1. moves after which the opponent has a safe reply that leaves the mover no safe move
 ///    (a reply that wins for the opponent at once) go last;
 /// 2. then the moves that cut the opponent's goal off first: the child has one goal left,
 ///    and the matching usually decides it on sight, so a wrong guess costs about one node;
-/// 3. then the moves that stay next to the trail's last cell (a sharp turn along the slime,
-///    which walls in the region the snail leaves behind) first;
+/// 3. then the moves that stay next to the trail's last cell, a turn along the slime that
+///    walls in the region the snail leaves behind: the square turns (diagonally next to
+///    it) first, then the sharper ones (next to it in a row or file);
 /// 4. then the child's region, smaller first (known at the nodes of the enhanced
 ///    transposition cutoff; where the region is connected every move leaves the same size);
 /// 5. then the fewest safe replies for the opponent, then the fewest replies at all;
@@ -143,7 +144,7 @@ fn order_key(
     poison: Bitboard,
     child_region: Bitboard,
     cuts_off: bool,
-    hugs: bool,
+    trail: u32,
     a: &Ahead,
 ) -> u32 {
     let replies = Bitboard(g.nb[to as usize]) & after;
@@ -157,17 +158,35 @@ fn order_key(
         (safe & c0).len() + 2 * (safe & c1).len() + 4 * (safe & c2).len() + 8 * (safe & c3).len()
             - safe.len();
     (stuck * TRAPPED_KEY)
-        | u32::from(!cuts_off) << 21
-        | (u32::from(!hugs) * TRAIL_KEY)
+        | u32::from(!cuts_off) << 22
+        | trail << 20
         | child_region.len() << 14
         | base << 7
         | second.min(63)
 }
 
 /// The ordering keys of the moves answered by an immediate trap start here.
-const TRAPPED_KEY: u32 = 1 << 22;
-/// The ordering key's bit for a move away from the trail's last cell.
-const TRAIL_KEY: u32 = 1 << 20;
+const TRAPPED_KEY: u32 = 1 << 23;
+/// The ordering key's bits for the move's turn from the trail ([`trail_turn`]).
+const TRAIL_BITS: u32 = 3 << 20;
+
+/// How a move to `to` turns from the trail's last cell `prev`, in the order the search
+/// tries them: 0 when `to` is diagonally next to `prev` (a square turn), 1 when it is next to
+/// it in a row or file (a sharper turn), 2 otherwise, or when `prev` is not known.
+#[inline]
+fn trail_turn(g: &Geometry, prev: u8, to: u8) -> u32 {
+    if prev >= NO_CELL {
+        return 2;
+    }
+    let bit = 1 << to;
+    if g.diagonal[prev as usize] & bit != 0 {
+        0
+    } else if g.nb[prev as usize] & bit != 0 {
+        1
+    } else {
+        2
+    }
+}
 
 /// The parts the region falls into once the snail's cell is gone (each with the goals next
 /// to it), found one flood fill at a time as the moves into them come up. Every cell of a
@@ -242,6 +261,8 @@ pub(crate) struct Geometry {
     pub away_from_goal: [[[u8; 8]; 64]; 2],
     /// The goals and their neighbours: no pocket holds any of them.
     pub goal_zone: u64,
+    /// For each cell, its diagonal neighbours.
+    pub diagonal: [u64; 64],
 }
 
 impl Geometry {
@@ -270,6 +291,13 @@ impl Geometry {
             goal_zone: board.goals().0
                 | board.neighbour_table()[board.goal(Player::One) as usize].0
                 | board.neighbour_table()[board.goal(Player::Two) as usize].0,
+            diagonal: std::array::from_fn(|c| {
+                let w = board.width() as usize;
+                board.neighbour_table()[c]
+                    .iter()
+                    .filter(|&n| n as usize % w != c % w && n as usize / w != c / w)
+                    .fold(0, |set, n| set | 1 << n)
+            }),
         }
     }
 
@@ -968,7 +996,7 @@ impl<'a> Searcher<'a> {
     /// winning move first, then by [`order_key`], which looks two plies ahead. (The table's
     /// best move goes first later, in [`narrow_by_entry`](Searcher::narrow_by_entry).) Of
     /// two [`twins`](Geometry::twins) only the first is kept; their children are the same
-    /// game, so their keys are equal but for the trail's bit.
+    /// game, so their keys are equal but for the trail's bits.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn order_moves(
@@ -996,12 +1024,6 @@ impl<'a> Searcher<'a> {
         let mut child_regions = [0u64; 8];
         let mut count = 0;
         let opp_goal = rules.opp & region;
-        // The cells next to the trail's last cell (none where it is not known).
-        let trail = if prev < NO_CELL {
-            g.nb[prev as usize]
-        } else {
-            0
-        };
         let mut parts = Parts::default();
         let mut rest = rules.safe;
         while rest != 0 {
@@ -1022,7 +1044,7 @@ impl<'a> Searcher<'a> {
                 let after = Bitboard(region).without(to);
                 let cuts_off = base == 0 && child_region & opp_goal != opp_goal;
                 let child = Bitboard(if big { child_region } else { 0 });
-                let hugs = trail & 1 << to != 0;
+                let trail = trail_turn(g, prev, to);
                 1 + order_key(
                     g,
                     after,
@@ -1030,7 +1052,7 @@ impl<'a> Searcher<'a> {
                     Bitboard(poison),
                     child,
                     cuts_off,
-                    hugs,
+                    trail,
                     &two_plies,
                 )
             };
@@ -1046,9 +1068,9 @@ impl<'a> Searcher<'a> {
         let mut kept_keys = [0u64; 8];
         for &packed in &scored[..count] {
             let to = packed as u8;
-            // A twin's key differs at most in the trail bit (the trail's last cell is not in
-            // the region, so it may be next to one twin only).
-            let key = packed >> 16 & !u64::from(TRAIL_KEY);
+            // A twin's key differs at most in the trail's bits (the trail's last cell is not
+            // in the region, so the swap of the twins need not keep it).
+            let key = packed >> 16 & !u64::from(TRAIL_BITS);
             if (0..kept).any(|j| kept_keys[j] == key && g.twins(region, to, moves[j])) {
                 continue;
             }
