@@ -126,7 +126,8 @@ impl Ahead {
 ///    and the matching usually decides it on sight, so a wrong guess costs about one node;
 /// 3. then the moves that stay next to the trail's last cell, a turn along the slime that
 ///    walls in the region the snail leaves behind: the square turns (diagonally next to
-///    it) first, then the sharper ones (next to it in a row or file);
+///    it) first, then the sharper ones (next to it in a row or file); only where the mover
+///    plays to win (the caller hands no trail cell to windows below 0);
 /// 4. then the child's region, smaller first (known at the nodes of the enhanced
 ///    transposition cutoff; where the region is connected every move leaves the same size);
 /// 5. then the fewest safe replies for the opponent, then the fewest replies at all;
@@ -731,7 +732,9 @@ impl<'a> Searcher<'a> {
             big,
             &rules,
             f.poison,
-            (verdict, n.prev),
+            // The trail's turn orders the moves where the mover plays to win; where it only
+            // has to last (a window below 0, in distance searches) it orders them worse.
+            (verdict, if beta >= 0 { n.prev } else { NO_CELL }),
             (&mut f.moves, &mut f.regions),
             (&mut f.trapped, &mut f.narrow),
         );
