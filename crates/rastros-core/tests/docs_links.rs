@@ -183,6 +183,32 @@ fn every_relative_link_in_the_repository_resolves_to_a_file_in_it() {
     );
 }
 
+/// The rules document stands alone: its only links are to its own headings, and it names
+/// no other document of the repository.
+#[test]
+fn the_rules_document_points_nowhere_outside_itself() {
+    let root = repo_root();
+    let text = fs::read_to_string(root.join("docs/RULES.md")).unwrap();
+    let own = anchors(&text);
+    let mut outside = Vec::new();
+    for target in link_targets(&text) {
+        match target.strip_prefix('#') {
+            Some(anchor) if own.contains(anchor) => {}
+            _ => outside.push(target),
+        }
+    }
+    // Bare names of other documents count too (inline code included).
+    for name in ["README", ".md", "http://", "https://", "docs/", "tables/"] {
+        if text.contains(name) {
+            outside.push(format!("the text names `{name}`"));
+        }
+    }
+    assert!(
+        outside.is_empty(),
+        "docs/RULES.md points outside itself: {outside:?}"
+    );
+}
+
 #[test]
 fn the_readme_rust_example_is_the_crate_doc_test() {
     let root = repo_root();
