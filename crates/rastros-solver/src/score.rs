@@ -146,7 +146,12 @@ impl Score {
     /// assert_eq!(s.child(), Score { value: Value::Loss, dte: 36 });
     /// assert_eq!(s.child().parent(), s);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// If the DTE is 0: the game is over, and no child scores that.
     pub const fn child(self) -> Score {
+        assert!(self.dte > 0, "Score::child of a score with a DTE of 0");
         Score {
             value: self.value.flip(),
             dte: self.dte - 1,

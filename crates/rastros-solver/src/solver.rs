@@ -226,8 +226,13 @@ impl std::fmt::Debug for Solver {
 
 impl Solver {
     /// A solver for `board`, its table allocated (lazily zeroed) and its threads started.
+    /// A `hash_mb` whose byte count does not fit a `usize` is refused as too big to allocate.
     pub fn new(board: &'static Board, config: SolverConfig) -> Result<Solver, SolverError> {
-        let table = Table::with_bytes(config.hash_mb << 20).map_err(SolverError::Table)?;
+        let bytes = config
+            .hash_mb
+            .checked_mul(1 << 20)
+            .ok_or(SolverError::Table(TableError::OutOfMemory(usize::MAX)))?;
+        let table = Table::with_bytes(bytes).map_err(SolverError::Table)?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(config.threads)
             .build()

@@ -25,6 +25,24 @@ fn solver(board: &'static Board) -> Solver {
     .unwrap()
 }
 
+/// Table budgets that cannot be met are errors, not panics or silently smaller tables.
+#[test]
+fn table_budgets_out_of_range_are_refused() {
+    for hash_mb in [0, usize::MAX, usize::MAX >> 19] {
+        let config = SolverConfig {
+            hash_mb,
+            threads: 1,
+            ..SolverConfig::default()
+        };
+        let err = Solver::new(five(), config).expect_err("refused");
+        let text = err.to_string();
+        assert!(
+            text.contains("too small") || text.contains("cannot allocate"),
+            "{hash_mb} MiB: {text}"
+        );
+    }
+}
+
 fn five() -> &'static Board {
     Board::new(5, 5).unwrap()
 }
