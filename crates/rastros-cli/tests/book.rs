@@ -204,6 +204,16 @@ fn survey_writes_and_merges_its_files() {
     assert!(csv.contains("\n3,3,b2,win,1\n"));
     let md = std::fs::read_to_string(dir.join("survey.md")).unwrap();
     assert!(md.contains("### 4x4"));
+    // Without --merge a survey already there is refused, and left as it was.
+    let err = fails(&["survey", "--boards", "3x3", "--out", s(dir)]);
+    assert!(
+        err.contains("survey.csv is already there") && err.contains("--merge"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("survey.csv")).unwrap(),
+        csv
+    );
     // Add one 5x5 start cell to what is there.
     ok(&[
         "survey",

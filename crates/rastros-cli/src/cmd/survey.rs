@@ -44,7 +44,8 @@ pub struct SurveyArgs {
     /// the --time-limit.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     dte_time_limit: Option<Duration>,
-    /// Directory for survey.csv and survey.md.
+    /// Directory for survey.csv and survey.md; a survey already there is kept, and only
+    /// added to with --merge.
     #[arg(long, default_value = ".")]
     out: PathBuf,
     /// Keep the rows already in DIR/survey.csv, replacing those surveyed again.
@@ -162,6 +163,17 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
         .map_err(|e| fsio::IoError::new("create directory", &args.out, e))?;
     fsio::check_output(&csv_path, "survey")?;
     fsio::check_output(&md_path, "survey")?;
+    // Finished rows are work: a survey without --merge never writes over an earlier one.
+    if !args.merge {
+        if let Some(there) = [&csv_path, &md_path].into_iter().find(|p| p.exists()) {
+            return Err(CliError(format!(
+                "--out {}: {} is already there: add --merge to keep its rows, or choose \
+                 another folder",
+                args.out.display(),
+                there.display()
+            )));
+        }
+    }
     let old = if args.merge && csv_path.exists() {
         let text = fsio::read_to_string(&csv_path, "survey")?;
         survey::parse_csv(&text)
