@@ -18,7 +18,7 @@ fn keys(n: usize, seed: u64) -> Vec<Key> {
             s ^= s >> 7;
             s ^= s << 17;
             // Reuse a key now and then, as transpositions do.
-            let x = if s % 4 == 0 { s % 1024 } else { s };
+            let x = if s.is_multiple_of(4) { s % 1024 } else { s };
             Key {
                 region: (x | x.rotate_left(17)) & ((1 << 49) - 1),
                 snail: (x % 49) as u8,

@@ -640,7 +640,7 @@ pub fn split_bounded(
                 if !self.seen.insert(child) {
                     continue;
                 }
-                if self.seen.len() % 65536 == 0 {
+                if self.seen.len().is_multiple_of(65536) {
                     (self.progress)(self.seen.len());
                 }
                 if self.seen.len() > walk_limit(self.max_units) {
