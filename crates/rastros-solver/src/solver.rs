@@ -121,7 +121,9 @@ impl std::str::FromStr for Mode {
     }
 }
 
-/// The answer for one position. Fields a mode does not compute are `None`.
+/// The answer for one position. Fields a mode does not compute are `None`. A move is the
+/// index of the cell the snail moves to ([`Board::cell`](rastros_core::Board::cell) names
+/// it); move sets are listed lowest index first, the PV in the order the moves are played.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
     /// WIN or LOSS for the side to move.
@@ -208,6 +210,11 @@ impl std::error::Error for SolverError {}
 /// // Player 1 wins 5x5 from c3, and the principal variation ends the game in DTE plies.
 /// assert_eq!(a.value, Value::Win);
 /// assert_eq!(a.pv.as_ref().unwrap().len() as u32, a.dte.unwrap());
+/// // Move sets are cell indices, lowest first; `Board::cell` names them.
+/// let winning = a.winning_moves.unwrap();
+/// assert!(winning.windows(2).all(|w| w[0] < w[1]));
+/// assert!(winning.iter().all(|&m| start.legal_moves().has(m)));
+/// println!("{}", board.cell(winning[0]));
 /// ```
 pub struct Solver {
     geo: Geometry,
