@@ -230,14 +230,9 @@ impl From<SolveError> for CertifyError {
 
 const MAGIC: &[u8; 8] = b"RASTCERT";
 
-/// FNV-1a (64 bits) of `bytes`: the checksum of both formats.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
+/// FNV-1a (64 bits) of `bytes`: the checksum of both formats, the same function as every
+/// other file's ([`fsio::fnv1a64`](crate::fsio::fnv1a64)).
+pub use crate::fsio::fnv1a64 as fnv1a;
 
 fn varint(out: &mut Vec<u8>, mut v: u32) {
     while v >= 0x80 {

@@ -24,10 +24,8 @@ pub const HEADER_LEN: usize = 43;
 pub const ENTRY_LEN: usize = 20;
 
 /// FNV-1a, 64 bits: `h = 0xcbf29ce484222325; for each byte b { h ^= b; h *= 0x100000001b3 }`
-/// (wrapping). Any change of a single byte changes the hash (every step is a bijection).
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    crate::fsio::fnv1a64(bytes)
-}
+/// (wrapping), the checksum of every file the project writes.
+pub use crate::fsio::fnv1a64;
 
 /// The header as bincode writes it, field by field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
