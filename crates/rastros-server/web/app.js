@@ -237,6 +237,7 @@ function play(cell) {
   if (!personToMove(state)) {
     view.note = t("page-wait");
     render();
+  keepSnailInView();
     return;
   }
   if (!state.legal_moves.includes(cell)) {
@@ -256,6 +257,17 @@ function undo() {
   if (!game.analysis && sideToMove !== game.side && game.moves.length) game.moves.pop();
   setBusy(false);
   update();
+/** A wide board scrolled sideways (on a phone): scrolls the snail into view when it is not. */
+function keepSnailInView() {
+  const board = $("board");
+  const snail = board.querySelector(".snail");
+  if (!snail || board.scrollWidth <= board.clientWidth) return;
+  const box = board.getBoundingClientRect();
+  const cell = snail.getBoundingClientRect();
+  if (cell.left >= box.left && cell.right <= box.right) return;
+  board.scrollLeft += cell.left - box.left - (box.width - cell.width) / 2;
+}
+
 }
 
 async function hint() {

@@ -1,9 +1,16 @@
 // Drawing the board as a grid of buttons, and the keyboard's directions.
 
-const FILES = "abcdefghijklmnopqrstuvwxyz";
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
-/** The name of the cell at `file`, `rank` (both from 0): "c3". */
-export const cellName = (file, rank) => `${FILES[file]}${rank + 1}`;
+/**
+ * The name of file `file` (from 0): "a" to "z", then "aa", "ab", ... like spreadsheet
+ * columns, as `rastros_core::Cell` names them (boards are at most 32 wide: "af").
+ */
+export const fileName = (file) =>
+  (file >= 26 ? LETTERS[Math.floor(file / 26) - 1] : "") + LETTERS[file % 26];
+
+/** The name of the cell at `file`, `rank` (both from 0): "c3", "ab2". */
+export const cellName = (file, rank) => `${fileName(file)}${rank + 1}`;
 
 /** Width and height of a board "WxH". */
 export function boardSize(board) {
@@ -11,9 +18,14 @@ export function boardSize(board) {
   return { width: w, height: h };
 }
 
-/** File and rank (from 0) of a cell name. */
+/** File and rank (from 0) of a cell name ("c3", "ab2"); -1 for a part that is not one. */
 export function cellPos(name) {
-  return { file: FILES.indexOf(name[0]), rank: Number(name.slice(1)) - 1 };
+  const match = /^([a-z]{1,2})(\d+)$/.exec(name);
+  if (!match) return { file: -1, rank: -1 };
+  const [, letters, digits] = match;
+  const last = LETTERS.indexOf(letters[letters.length - 1]);
+  const file = letters.length === 1 ? last : (LETTERS.indexOf(letters[0]) + 1) * 26 + last;
+  return { file, rank: Number(digits) - 1 };
 }
 
 // Keys to directions (file step, rank step): arrows, the numpad with and without Num Lock.
@@ -56,6 +68,7 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, you
   const label = (text, cls) => {
     const span = document.createElement("span");
     span.className = cls;
+  root.classList.toggle("wide", width > 16);
     span.textContent = text;
     span.setAttribute("aria-hidden", "true");
     root.append(span);
@@ -123,5 +136,5 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, you
     }
   }
   label("", "coord corner");
-  for (let file = 0; file < width; file++) label(FILES[file], "coord file");
+  for (let file = 0; file < width; file++) label(fileName(file), "coord file");
 }
