@@ -28,17 +28,22 @@ export function cellPos(name) {
   return { file, rank: Number(digits) - 1 };
 }
 
-// Keys to directions (file step, rank step): arrows, the numpad with and without Num Lock.
-const DIRECTIONS = {
-  ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0],
-  Home: [-1, 1], PageUp: [1, 1], End: [-1, -1], PageDown: [1, -1],
+// Keys to directions (file step, rank step): the arrows, and the numpad's keys by their
+// physical code, so in both Num Lock states (its 1 is "End" with Num Lock off, "1" with it
+// on). Home, End, Page Up and Page Down elsewhere keep their usual meaning (scrolling).
+const ARROWS = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+const NUMPAD = {
   Numpad8: [0, 1], Numpad2: [0, -1], Numpad4: [-1, 0], Numpad6: [1, 0],
   Numpad7: [-1, 1], Numpad9: [1, 1], Numpad1: [-1, -1], Numpad3: [1, -1],
 };
 
-/** The cell one king step from the snail in the direction of a key event, or null. */
+/**
+ * The cell one king step from the snail in the direction of a key event, or null: also null
+ * with Ctrl, Alt or Meta held (the browser's and the system's shortcuts, like Alt+Right).
+ */
 export function keyTarget(event, snail) {
-  const step = DIRECTIONS[event.code] || DIRECTIONS[event.key];
+  if (event.ctrlKey || event.altKey || event.metaKey) return null;
+  const step = NUMPAD[event.code] || ARROWS[event.key];
   if (!step) return null;
   const { file, rank } = cellPos(snail);
   const f = file + step[0];
