@@ -17,6 +17,15 @@ function t(key, args = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => String(args[name] ?? `{${name}}`));
 }
 
+/**
+ * A message kept on screen: its key and arguments, not the finished text, so that a change
+ * of language translates it again.
+ */
+const msg = (key, args = {}) => ({ key, args });
+
+/** The text of a kept message, "" for none. */
+const say = (m) => (m ? t(m.key, m.args) : "");
+
 /** The game: setup and moves; written to and read from the address. */
 const game = { board: "7x7", start: "", moves: [], level: "perfect", side: 1, analysis: false };
 
@@ -63,31 +72,32 @@ function defaultStart(board) {
 }
 
 // What is drawn now, and a counter that makes late answers to old questions harmless.
-let view = { state: null, marks: {}, best: [], hint: null, note: "", summary: "" };
+// `note` and `summary` are kept messages (`msg`), or null.
+let view = { state: null, marks: {}, best: [], hint: null, note: null, summary: null };
 let generation = 0;
 
 function setBusy(busy) {
   $("game").dataset.busy = busy ? "true" : "false";
 }
 
-/** The server's error in the page's language: its message names the field at fault. */
-function errorText(error) {
+/** The server's error as a message of the page: its message names the field at fault. */
+function errorMessage(error) {
   const message = String(error.message || "");
-  if (error.status === 503) return t("page-error-busy");
-  if (error.status === 408) return t("page-error-timeout");
+  if (error.status === 503) return msg("page-error-busy");
+  if (error.status === 408) return msg("page-error-timeout");
   if (error.status === 400) {
-    if (message.startsWith("board:")) return t("page-bad-board", { board: game.board });
+    if (message.startsWith("board:")) return msg("page-bad-board", { board: game.board });
     if (message.startsWith("start:")) {
-      return t("page-bad-start", { cell: game.start, example: middleCell(game.board) || "d4" });
+      return msg("page-bad-start", { cell: game.start, example: middleCell(game.board) || "d4" });
     }
     const move = message.match(/^move (\d+) '([^']*)'/);
-    if (move) return t("page-bad-move", { n: move[1], cell: move[2] });
+    if (move) return msg("page-bad-move", { n: move[1], cell: move[2] });
   }
-  return t("page-error", { message });
+  return msg("page-error", { message });
 }
 
 function showError(error) {
-  view.note = errorText(error);
+  view.note = errorMessage(error);
   render();
 }
 
@@ -95,7 +105,7 @@ function showError(error) {
 async function update() {
   const mine = ++generation;
   writeHash();
-  view = { state: view.state, marks: {}, best: [], hint: null, note: "", summary: "" };
+  view = { state: view.state, marks: {}, best: [], hint: null, note: null, summary: null };
   let state;
   try {
     state = await api.position(game);
@@ -114,7 +124,7 @@ async function update() {
   if (state.outcome) return;
   const onBusy = () => {
     if (mine === generation) {
-      view.note = t("page-busy");
+      view.note = msg("page-busy");
       render();
     }
   };
@@ -127,9 +137,9 @@ async function update() {
       for (const m of a.moves) view.marks[m.move] = m;
       view.best = a.best_moves;
       view.summary = a.exact
-        ? t(a.value === "win" ? "page-eval-win" : "page-eval-loss", { player: a.side_to_move, n: a.dte })
-        : "";
-      view.note = a.exact ? "" : t("page-not-exact");
+        ? msg(a.value === "win" ? "page-eval-win" : "page-eval-loss", { player: a.side_to_move, n: a.dte })
+        : null;
+      view.note = a.exact ? null : msg("page-not-exact");
       setBusy(false);
       render();
     } else if (state.side_to_move !== game.side) {
@@ -141,7 +151,7 @@ async function update() {
       setBusy(false);
       await update();
       if (!answer.exact && game.level !== "strong") {
-        view.note = t("page-not-exact");
+        view.note = msg("page-not-exact");
         render();
       }
     }
@@ -187,7 +197,7 @@ function render() {
   if (!state) {
     $("status").textContent = "";
     $("summary").textContent = "";
-    $("note").textContent = view.note;
+    $("note").textContent = say(view.note);
     $("board").replaceChildren();
     $("moves").replaceChildren();
     $("undo").disabled = true;
@@ -201,8 +211,8 @@ function render() {
   root.dataset.toMove = String(state.side_to_move);
   root.dataset.outcome = state.outcome ? String(state.outcome.winner) : "";
   $("status").textContent = statusText(state);
-  $("summary").textContent = view.summary;
-  $("note").textContent = view.note;
+  $("summary").textContent = say(view.summary);
+  $("note").textContent = say(view.note);
   drawBoard($("board"), state, {
     marks: view.marks,
     best: game.analysis ? view.best : [],
@@ -235,13 +245,13 @@ function play(cell) {
   const state = view.state;
   if (!state || state.outcome) return;
   if (!personToMove(state)) {
-    view.note = t("page-wait");
+    view.note = msg("page-wait");
     render();
   keepSnailInView();
     return;
   }
   if (!state.legal_moves.includes(cell)) {
-    view.note = t("page-illegal", { cell });
+    view.note = msg("page-illegal", { cell });
     render();
     return;
   }
