@@ -221,6 +221,7 @@ function render() {
     t,
     onCell: play,
   });
+  keepSnailInView();
   if (focused) {
     const board = $("board");
     const same = board.querySelector(`[data-cell="${focused}"][tabindex="0"]`);
@@ -240,6 +241,17 @@ function render() {
   $("hint").disabled = busy || !!state.outcome;
 }
 
+/** A wide board scrolled sideways (on a phone): scrolls the snail into view when it is not. */
+function keepSnailInView() {
+  const board = $("board");
+  const snail = board.querySelector(".snail");
+  if (!snail || board.scrollWidth <= board.clientWidth) return;
+  const box = board.getBoundingClientRect();
+  const cell = snail.getBoundingClientRect();
+  if (cell.left >= box.left && cell.right <= box.right) return;
+  board.scrollLeft += cell.left - box.left - (box.width - cell.width) / 2;
+}
+
 /** The person moves the snail to `cell` (when it is their turn and the move is legal). */
 function play(cell) {
   const state = view.state;
@@ -247,7 +259,6 @@ function play(cell) {
   if (!personToMove(state)) {
     view.note = msg("page-wait");
     render();
-  keepSnailInView();
     return;
   }
   if (!state.legal_moves.includes(cell)) {
@@ -267,17 +278,6 @@ function undo() {
   if (!game.analysis && sideToMove !== game.side && game.moves.length) game.moves.pop();
   setBusy(false);
   update();
-/** A wide board scrolled sideways (on a phone): scrolls the snail into view when it is not. */
-function keepSnailInView() {
-  const board = $("board");
-  const snail = board.querySelector(".snail");
-  if (!snail || board.scrollWidth <= board.clientWidth) return;
-  const box = board.getBoundingClientRect();
-  const cell = snail.getBoundingClientRect();
-  if (cell.left >= box.left && cell.right <= box.right) return;
-  board.scrollLeft += cell.left - box.left - (box.width - cell.width) / 2;
-}
-
 }
 
 async function hint() {

@@ -67,13 +67,13 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, you
   const goal2 = cellName(width - 1, height - 1);
   root.style.setProperty("--files", width);
   root.style.setProperty("--ranks", height);
+  root.classList.toggle("wide", width > 16);
   root.replaceChildren();
   root.setAttribute("role", "group");
   root.setAttribute("aria-label", t("page-board"));
   const label = (text, cls) => {
     const span = document.createElement("span");
     span.className = cls;
-  root.classList.toggle("wide", width > 16);
     span.textContent = text;
     span.setAttribute("aria-hidden", "true");
     root.append(span);
