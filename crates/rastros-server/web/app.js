@@ -55,11 +55,16 @@ function writeHash() {
 
 const randomSide = () => (Math.random() < 0.5 ? 1 : 2);
 
-/** The centre cell of a board, or the lower left of its central cells (d4 on 8x8). */
+/**
+ * The centre cell of a board, or the lower left of its central cells (d4 on 8x8), never a
+ * goal: on 2x2 that cell is a1, player 1's goal, so b1 (the cell the CLI suggests).
+ */
 function middleCell(board) {
   const { width, height } = boardSize(board);
   if (!(width >= 2 && height >= 2)) return "";
-  return cellName(Math.floor((width - 1) / 2), Math.floor((height - 1) / 2));
+  const file = Math.floor((width - 1) / 2);
+  const rank = Math.floor((height - 1) / 2);
+  return file === 0 && rank === 0 ? cellName(1, 0) : cellName(file, rank);
 }
 
 /**
