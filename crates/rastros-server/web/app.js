@@ -302,14 +302,31 @@ async function hint() {
   }
 }
 
+/**
+ * Starts the game of the setup form. A board that is not "width x height" (spaces and
+ * case aside; empty is 7x7) is refused with a message, and the game on screen stays.
+ */
 function newGame() {
-  const size = $("board-size").value.trim().toLowerCase();
-  game.board = /^\d+x\d+$/.test(size) ? size : "7x7";
+  const field = $("board-size");
+  const size = field.value.replace(/\s+/g, "").replace("×", "x").toLowerCase() || "7x7";
+  if (!/^\d+x\d+$/.test(size)) {
+    field.setAttribute("aria-invalid", "true");
+    view.note = msg("page-bad-board", { board: field.value.trim() });
+    render();
+    field.focus();
+    return;
+  }
+  field.removeAttribute("aria-invalid");
+  game.board = size;
   game.start = $("start").value.trim().toLowerCase() || defaultStart(game.board);
   game.level = $("level").value;
   const side = $("side").value;
   game.side = side === "random" ? randomSide() : Number(side);
   game.moves = [];
+  // The form shows the game that starts: the board as read, the start cell chosen (d4 on
+  // 8x8). The side menu keeps "Random" for the next game.
+  field.value = game.board;
+  $("start").value = game.start;
   setBusy(false);
   update();
 }
