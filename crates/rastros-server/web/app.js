@@ -190,6 +190,16 @@ function personToMove(state) {
   return game.analysis || state.side_to_move === game.side;
 }
 
+/**
+ * The cells the computer's last move went from and to, when the last move is the computer's
+ * (none in analysis, where the person plays both sides).
+ */
+function computerMove(state) {
+  const n = state.played.length;
+  if (game.analysis || n === 0 || ((n - 1) % 2) + 1 === game.side) return [];
+  return [n >= 2 ? state.played[n - 2] : state.start, state.played[n - 1]];
+}
+
 /** Whether a move of the person's own is among the moves played (what Undo takes back). */
 function personHasMoved(state) {
   const played = state.played.length;
@@ -222,6 +232,7 @@ function render() {
     marks: view.marks,
     best: game.analysis ? view.best : [],
     hint: view.hint,
+    last: computerMove(state),
     yours: personToMove(state),
     t,
     onCell: play,

@@ -55,11 +55,12 @@ export function keyTarget(event, snail) {
 /**
  * Draws `state` (an /api/position answer) into `root`: coordinates, goals with their owner,
  * slime, snail, legal moves; `marks` maps cells to analysis verdicts, `best` lists the
- * optimal moves, `hint` is a cell to point at. `yours` says whether the person may move now:
- * only then are the legal moves marked and reachable with Tab (the other cells are still
- * focusable by the page, to keep the keyboard on the board). `t` gives the page's texts.
+ * optimal moves, `hint` is a cell to point at, `last` the cells the computer's last move went
+ * from and to. `yours` says whether the person may move now: only then are the legal moves
+ * marked and reachable with Tab (the other cells are still focusable by the page, to keep the
+ * keyboard on the board). `t` gives the page's texts.
  */
-export function drawBoard(root, state, { marks = {}, best = [], hint = null, yours = true, t, onCell }) {
+export function drawBoard(root, state, { marks = {}, best = [], hint = null, last = [], yours = true, t, onCell }) {
   const { width, height } = boardSize(state.board);
   const legal = new Set(state.legal_moves);
   const slime = new Set(state.slime);
@@ -132,6 +133,10 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, you
           cell.classList.add("best");
           words.push(t("page-cell-best"));
         }
+      }
+      if (last.includes(name)) {
+        cell.classList.add("last");
+        words.push(t("page-cell-last-move"));
       }
       if (cell.tabIndex !== 0) cell.setAttribute("aria-disabled", "true");
       if (hint === name) cell.classList.add("hint");
