@@ -434,14 +434,17 @@ function startLanguage() {
 async function main() {
   readHash();
   fillSetup();
-  $("new").addEventListener("click", newGame);
   // A start cell filled in for the board before is not meant for the next one.
   $("board-size").addEventListener("change", () => {
     const start = $("start");
     if (start.value.trim().toLowerCase() === defaultStart(game.board)) start.value = "";
   });
-  // The settings form is never sent (Enter in a field would reload the page).
-  $("setup").addEventListener("submit", (e) => e.preventDefault());
+  // The settings form is never sent: New game, or Enter in the Board or Start field, starts
+  // the game it describes.
+  $("setup").addEventListener("submit", (e) => {
+    e.preventDefault();
+    newGame();
+  });
   $("undo").addEventListener("click", undo);
   $("hint").addEventListener("click", hint);
   $("analysis").addEventListener("change", (e) => {
@@ -451,6 +454,10 @@ async function main() {
   $("lang").addEventListener("change", (e) => setLanguage(e.target.value).catch(showError));
   $("rules-button").addEventListener("click", () => showRules().catch(showError));
   $("rules-close").addEventListener("click", closeRules);
+  // A click on the backdrop around the sheet closes the rules too.
+  $("rules").addEventListener("click", (e) => {
+    if (e.target === e.currentTarget) closeRules();
+  });
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", () => {
     readHash();
