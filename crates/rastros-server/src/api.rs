@@ -249,8 +249,21 @@ fn parse_json<T: serde::de::DeserializeOwned>(
             ApiError::BadRequest(format!("cannot read the request body: {e}"))
         }
     })?;
-    serde_json::from_slice(&body).map_err(|e| ApiError::BadRequest(format!("invalid JSON: {e}")))
+    let invalid = |e: serde_json::Error| ApiError::BadRequest(format!("invalid JSON: {e}"));
+    // serde reads a struct from an array too (`["5x5","c3",[]]`), and names the struct in
+    // its error for `null` or a number: a body that is JSON but not an object gets its own
+    // message.
+    let first = body.iter().find(|b| !b.is_ascii_whitespace());
+    if first != Some(&b'{') {
+        serde_json::from_slice::<serde::de::IgnoredAny>(&body).map_err(invalid)?;
+        return Err(ApiError::BadRequest(NOT_AN_OBJECT.into()));
+    }
+    serde_json::from_slice(&body).map_err(invalid)
 }
+
+/// The answer to a body that is JSON but not an object.
+const NOT_AN_OBJECT: &str =
+    "the body must be a JSON object, like {\"board\":\"7x7\",\"start\":\"d4\",\"moves\":[\"c3\"]}";
 
 /// `POST /api/position`: the position of a game, its legal moves and outcome (no solving).
 pub async fn position(

@@ -319,7 +319,9 @@ async fn bad_requests_are_answered_400_naming_the_problem() {
     let app = router(&config());
     let cases: &[(&str, &str, &str)] = &[
         ("/api/analyze", "{\"moves\": [", "invalid JSON"),
-        ("/api/analyze", "[1, 2]", "invalid JSON"),
+        ("/api/analyze", "[1, 2]", "the body must be a JSON object"),
+        ("/api/analyze", "", "invalid JSON: EOF"),
+        ("/api/analyze", "nonsense", "invalid JSON"),
         (
             "/api/analyze",
             "{\"moves\": [\"c3\"], \"colour\": 1}",
@@ -380,6 +382,20 @@ async fn bad_requests_are_answered_400_naming_the_problem() {
         assert_eq!(a.status, StatusCode::BAD_REQUEST, "{path} {body}");
         let error = a.error();
         assert!(error.contains(expected), "{path} {body}: {error}");
+    }
+    // JSON that is not an object: an array is not read as the fields in order, and no
+    // message names the server's own types.
+    for path in ["/api/position", "/api/analyze", "/api/move"] {
+        for body in ["[\"5x5\",\"c3\",[\"b2\"]]", " []", "null", "7", "\"7x7\""] {
+            let a = post(&app, path, body).await;
+            assert_eq!(a.status, StatusCode::BAD_REQUEST, "{path} {body}");
+            assert!(
+                a.error()
+                    .starts_with("the body must be a JSON object, like {"),
+                "{path} {body}: {}",
+                a.error()
+            );
+        }
     }
     // Too many moves: more than a board has cells, refused before any is played.
     let moves: Vec<&str> = ["c3", "d4"].repeat(25);

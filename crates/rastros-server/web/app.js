@@ -17,6 +17,15 @@ function t(key, args = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => String(args[name] ?? `{${name}}`));
 }
 
+/**
+ * A message kept on screen: its key and arguments, not the finished text, so that a change
+ * of language translates it again.
+ */
+const msg = (key, args = {}) => ({ key, args });
+
+/** The text of a kept message, "" for none. */
+const say = (m) => (m ? t(m.key, m.args) : "");
+
 /** The game: setup and moves; written to and read from the address. */
 const game = { board: "7x7", start: "", moves: [], level: "perfect", side: 1, analysis: false };
 
@@ -46,11 +55,16 @@ function writeHash() {
 
 const randomSide = () => (Math.random() < 0.5 ? 1 : 2);
 
-/** The centre cell of a board, or the lower left of its central cells (d4 on 8x8). */
+/**
+ * The centre cell of a board, or the lower left of its central cells (d4 on 8x8), never a
+ * goal: on 2x2 that cell is a1, player 1's goal, so b1 (the cell the CLI suggests).
+ */
 function middleCell(board) {
   const { width, height } = boardSize(board);
   if (!(width >= 2 && height >= 2)) return "";
-  return cellName(Math.floor((width - 1) / 2), Math.floor((height - 1) / 2));
+  const file = Math.floor((width - 1) / 2);
+  const rank = Math.floor((height - 1) / 2);
+  return file === 0 && rank === 0 ? cellName(1, 0) : cellName(file, rank);
 }
 
 /**
@@ -63,31 +77,32 @@ function defaultStart(board) {
 }
 
 // What is drawn now, and a counter that makes late answers to old questions harmless.
-let view = { state: null, marks: {}, best: [], hint: null, note: "", summary: "" };
+// `note` and `summary` are kept messages (`msg`), or null.
+let view = { state: null, marks: {}, best: [], hint: null, note: null, summary: null };
 let generation = 0;
 
 function setBusy(busy) {
   $("game").dataset.busy = busy ? "true" : "false";
 }
 
-/** The server's error in the page's language: its message names the field at fault. */
-function errorText(error) {
+/** The server's error as a message of the page: its message names the field at fault. */
+function errorMessage(error) {
   const message = String(error.message || "");
-  if (error.status === 503) return t("page-error-busy");
-  if (error.status === 408) return t("page-error-timeout");
+  if (error.status === 503) return msg("page-error-busy");
+  if (error.status === 408) return msg("page-error-timeout");
   if (error.status === 400) {
-    if (message.startsWith("board:")) return t("page-bad-board", { board: game.board });
+    if (message.startsWith("board:")) return msg("page-bad-board", { board: game.board });
     if (message.startsWith("start:")) {
-      return t("page-bad-start", { cell: game.start, example: middleCell(game.board) || "d4" });
+      return msg("page-bad-start", { cell: game.start, example: middleCell(game.board) || "d4" });
     }
     const move = message.match(/^move (\d+) '([^']*)'/);
-    if (move) return t("page-bad-move", { n: move[1], cell: move[2] });
+    if (move) return msg("page-bad-move", { n: move[1], cell: move[2] });
   }
-  return t("page-error", { message });
+  return msg("page-error", { message });
 }
 
 function showError(error) {
-  view.note = errorText(error);
+  view.note = errorMessage(error);
   render();
 }
 
@@ -95,7 +110,7 @@ function showError(error) {
 async function update() {
   const mine = ++generation;
   writeHash();
-  view = { state: view.state, marks: {}, best: [], hint: null, note: "", summary: "" };
+  view = { state: view.state, marks: {}, best: [], hint: null, note: null, summary: null };
   let state;
   try {
     state = await api.position(game);
@@ -114,7 +129,7 @@ async function update() {
   if (state.outcome) return;
   const onBusy = () => {
     if (mine === generation) {
-      view.note = t("page-busy");
+      view.note = msg("page-busy");
       render();
     }
   };
@@ -127,9 +142,9 @@ async function update() {
       for (const m of a.moves) view.marks[m.move] = m;
       view.best = a.best_moves;
       view.summary = a.exact
-        ? t(a.value === "win" ? "page-eval-win" : "page-eval-loss", { player: a.side_to_move, n: a.dte })
-        : "";
-      view.note = a.exact ? "" : t("page-not-exact");
+        ? msg(a.value === "win" ? "page-eval-win" : "page-eval-loss", { player: a.side_to_move, n: a.dte })
+        : null;
+      view.note = a.exact ? null : msg("page-not-exact");
       setBusy(false);
       render();
     } else if (state.side_to_move !== game.side) {
@@ -141,7 +156,7 @@ async function update() {
       setBusy(false);
       await update();
       if (!answer.exact && game.level !== "strong") {
-        view.note = t("page-not-exact");
+        view.note = msg("page-not-exact");
         render();
       }
     }
@@ -175,6 +190,16 @@ function personToMove(state) {
   return game.analysis || state.side_to_move === game.side;
 }
 
+/**
+ * The cells the computer's last move went from and to, when the last move is the computer's
+ * (none in analysis, where the person plays both sides).
+ */
+function computerMove(state) {
+  const n = state.played.length;
+  if (game.analysis || n === 0 || ((n - 1) % 2) + 1 === game.side) return [];
+  return [n >= 2 ? state.played[n - 2] : state.start, state.played[n - 1]];
+}
+
 /** Whether a move of the person's own is among the moves played (what Undo takes back). */
 function personHasMoved(state) {
   const played = state.played.length;
@@ -187,7 +212,7 @@ function render() {
   if (!state) {
     $("status").textContent = "";
     $("summary").textContent = "";
-    $("note").textContent = view.note;
+    $("note").textContent = say(view.note);
     $("board").replaceChildren();
     $("moves").replaceChildren();
     $("undo").disabled = true;
@@ -201,16 +226,18 @@ function render() {
   root.dataset.toMove = String(state.side_to_move);
   root.dataset.outcome = state.outcome ? String(state.outcome.winner) : "";
   $("status").textContent = statusText(state);
-  $("summary").textContent = view.summary;
-  $("note").textContent = view.note;
+  $("summary").textContent = say(view.summary);
+  $("note").textContent = say(view.note);
   drawBoard($("board"), state, {
     marks: view.marks,
     best: game.analysis ? view.best : [],
     hint: view.hint,
+    last: computerMove(state),
     yours: personToMove(state),
     t,
     onCell: play,
   });
+  keepSnailInView();
   if (focused) {
     const board = $("board");
     const same = board.querySelector(`[data-cell="${focused}"][tabindex="0"]`);
@@ -230,17 +257,28 @@ function render() {
   $("hint").disabled = busy || !!state.outcome;
 }
 
+/** A wide board scrolled sideways (on a phone): scrolls the snail into view when it is not. */
+function keepSnailInView() {
+  const board = $("board");
+  const snail = board.querySelector(".snail");
+  if (!snail || board.scrollWidth <= board.clientWidth) return;
+  const box = board.getBoundingClientRect();
+  const cell = snail.getBoundingClientRect();
+  if (cell.left >= box.left && cell.right <= box.right) return;
+  board.scrollLeft += cell.left - box.left - (box.width - cell.width) / 2;
+}
+
 /** The person moves the snail to `cell` (when it is their turn and the move is legal). */
 function play(cell) {
   const state = view.state;
   if (!state || state.outcome) return;
   if (!personToMove(state)) {
-    view.note = t("page-wait");
+    view.note = msg("page-wait");
     render();
     return;
   }
   if (!state.legal_moves.includes(cell)) {
-    view.note = t("page-illegal", { cell });
+    view.note = msg("page-illegal", { cell });
     render();
     return;
   }
@@ -275,14 +313,31 @@ async function hint() {
   }
 }
 
+/**
+ * Starts the game of the setup form. A board that is not "width x height" (spaces and
+ * case aside; empty is 7x7) is refused with a message, and the game on screen stays.
+ */
 function newGame() {
-  const size = $("board-size").value.trim().toLowerCase();
-  game.board = /^\d+x\d+$/.test(size) ? size : "7x7";
+  const field = $("board-size");
+  const size = field.value.replace(/\s+/g, "").replace("×", "x").toLowerCase() || "7x7";
+  if (!/^\d+x\d+$/.test(size)) {
+    field.setAttribute("aria-invalid", "true");
+    view.note = msg("page-bad-board", { board: field.value.trim() });
+    render();
+    field.focus();
+    return;
+  }
+  field.removeAttribute("aria-invalid");
+  game.board = size;
   game.start = $("start").value.trim().toLowerCase() || defaultStart(game.board);
   game.level = $("level").value;
   const side = $("side").value;
   game.side = side === "random" ? randomSide() : Number(side);
   game.moves = [];
+  // The form shows the game that starts: the board as read, the start cell chosen (d4 on
+  // 8x8). The side menu keeps "Random" for the next game.
+  field.value = game.board;
+  $("start").value = game.start;
   setBusy(false);
   update();
 }
@@ -379,14 +434,17 @@ function startLanguage() {
 async function main() {
   readHash();
   fillSetup();
-  $("new").addEventListener("click", newGame);
   // A start cell filled in for the board before is not meant for the next one.
   $("board-size").addEventListener("change", () => {
     const start = $("start");
     if (start.value.trim().toLowerCase() === defaultStart(game.board)) start.value = "";
   });
-  // The settings form is never sent (Enter in a field would reload the page).
-  $("setup").addEventListener("submit", (e) => e.preventDefault());
+  // The settings form is never sent: New game, or Enter in the Board or Start field, starts
+  // the game it describes.
+  $("setup").addEventListener("submit", (e) => {
+    e.preventDefault();
+    newGame();
+  });
   $("undo").addEventListener("click", undo);
   $("hint").addEventListener("click", hint);
   $("analysis").addEventListener("change", (e) => {
@@ -396,6 +454,10 @@ async function main() {
   $("lang").addEventListener("change", (e) => setLanguage(e.target.value).catch(showError));
   $("rules-button").addEventListener("click", () => showRules().catch(showError));
   $("rules-close").addEventListener("click", closeRules);
+  // A click on the backdrop around the sheet closes the rules too.
+  $("rules").addEventListener("click", (e) => {
+    if (e.target === e.currentTarget) closeRules();
+  });
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", () => {
     readHash();

@@ -1,9 +1,16 @@
 // Drawing the board as a grid of buttons, and the keyboard's directions.
 
-const FILES = "abcdefghijklmnopqrstuvwxyz";
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
-/** The name of the cell at `file`, `rank` (both from 0): "c3". */
-export const cellName = (file, rank) => `${FILES[file]}${rank + 1}`;
+/**
+ * The name of file `file` (from 0): "a" to "z", then "aa", "ab", ... like spreadsheet
+ * columns, as `rastros_core::Cell` names them (boards are at most 32 wide: "af").
+ */
+export const fileName = (file) =>
+  (file >= 26 ? LETTERS[Math.floor(file / 26) - 1] : "") + LETTERS[file % 26];
+
+/** The name of the cell at `file`, `rank` (both from 0): "c3", "ab2". */
+export const cellName = (file, rank) => `${fileName(file)}${rank + 1}`;
 
 /** Width and height of a board "WxH". */
 export function boardSize(board) {
@@ -11,22 +18,32 @@ export function boardSize(board) {
   return { width: w, height: h };
 }
 
-/** File and rank (from 0) of a cell name. */
+/** File and rank (from 0) of a cell name ("c3", "ab2"); -1 for a part that is not one. */
 export function cellPos(name) {
-  return { file: FILES.indexOf(name[0]), rank: Number(name.slice(1)) - 1 };
+  const match = /^([a-z]{1,2})(\d+)$/.exec(name);
+  if (!match) return { file: -1, rank: -1 };
+  const [, letters, digits] = match;
+  const last = LETTERS.indexOf(letters[letters.length - 1]);
+  const file = letters.length === 1 ? last : (LETTERS.indexOf(letters[0]) + 1) * 26 + last;
+  return { file, rank: Number(digits) - 1 };
 }
 
-// Keys to directions (file step, rank step): arrows, the numpad with and without Num Lock.
-const DIRECTIONS = {
-  ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0],
-  Home: [-1, 1], PageUp: [1, 1], End: [-1, -1], PageDown: [1, -1],
+// Keys to directions (file step, rank step): the arrows, and the numpad's keys by their
+// physical code, so in both Num Lock states (its 1 is "End" with Num Lock off, "1" with it
+// on). Home, End, Page Up and Page Down elsewhere keep their usual meaning (scrolling).
+const ARROWS = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+const NUMPAD = {
   Numpad8: [0, 1], Numpad2: [0, -1], Numpad4: [-1, 0], Numpad6: [1, 0],
   Numpad7: [-1, 1], Numpad9: [1, 1], Numpad1: [-1, -1], Numpad3: [1, -1],
 };
 
-/** The cell one king step from the snail in the direction of a key event, or null. */
+/**
+ * The cell one king step from the snail in the direction of a key event, or null: also null
+ * with Ctrl, Alt or Meta held (the browser's and the system's shortcuts, like Alt+Right).
+ */
 export function keyTarget(event, snail) {
-  const step = DIRECTIONS[event.code] || DIRECTIONS[event.key];
+  if (event.ctrlKey || event.altKey || event.metaKey) return null;
+  const step = NUMPAD[event.code] || ARROWS[event.key];
   if (!step) return null;
   const { file, rank } = cellPos(snail);
   const f = file + step[0];
@@ -38,11 +55,12 @@ export function keyTarget(event, snail) {
 /**
  * Draws `state` (an /api/position answer) into `root`: coordinates, goals with their owner,
  * slime, snail, legal moves; `marks` maps cells to analysis verdicts, `best` lists the
- * optimal moves, `hint` is a cell to point at. `yours` says whether the person may move now:
- * only then are the legal moves marked and reachable with Tab (the other cells are still
- * focusable by the page, to keep the keyboard on the board). `t` gives the page's texts.
+ * optimal moves, `hint` is a cell to point at, `last` the cells the computer's last move went
+ * from and to. `yours` says whether the person may move now: only then are the legal moves
+ * marked and reachable with Tab (the other cells are still focusable by the page, to keep the
+ * keyboard on the board). `t` gives the page's texts.
  */
-export function drawBoard(root, state, { marks = {}, best = [], hint = null, yours = true, t, onCell }) {
+export function drawBoard(root, state, { marks = {}, best = [], hint = null, last = [], yours = true, t, onCell }) {
   const { width, height } = boardSize(state.board);
   const legal = new Set(state.legal_moves);
   const slime = new Set(state.slime);
@@ -50,6 +68,7 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, you
   const goal2 = cellName(width - 1, height - 1);
   root.style.setProperty("--files", width);
   root.style.setProperty("--ranks", height);
+  root.classList.toggle("wide", width > 16);
   root.replaceChildren();
   root.setAttribute("role", "group");
   root.setAttribute("aria-label", t("page-board"));
@@ -115,6 +134,10 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, you
           words.push(t("page-cell-best"));
         }
       }
+      if (last.includes(name)) {
+        cell.classList.add("last");
+        words.push(t("page-cell-last-move"));
+      }
       if (cell.tabIndex !== 0) cell.setAttribute("aria-disabled", "true");
       if (hint === name) cell.classList.add("hint");
       cell.setAttribute("aria-label", words.join(", "));
@@ -123,5 +146,5 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, you
     }
   }
   label("", "coord corner");
-  for (let file = 0; file < width; file++) label(FILES[file], "coord file");
+  for (let file = 0; file < width; file++) label(fileName(file), "coord file");
 }
