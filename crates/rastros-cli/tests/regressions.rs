@@ -671,3 +671,42 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
         run.stderr
     );
 }
+
+#[test]
+fn move_errors_name_moves_and_say_where_the_snail_is() {
+    fails_with(
+        &["solve", "--moves", "c3 c3"],
+        "rastros: error: --moves: move 2 'c3': the snail is on c3 already; a move goes to a \
+         free cell next to it\n",
+    );
+    fails_with(
+        &["solve", "--moves", "c3 e5"],
+        "rastros: error: --moves: move 2 'e5': e5 is not next to the snail (the snail is on c3)\n",
+    );
+    let over = "rastros: error: --moves: the game is already over (player 1 wins: the snail \
+                reached player 1's goal)\n";
+    for command in [
+        &["solve"][..],
+        &["analyze"],
+        &["split", "--depth", "1", "--out", "/nonexistent/x"],
+    ] {
+        let args = [command, &["--moves", "c3 b2 a1"]].concat();
+        assert_eq!(fails(&args), over, "{args:?}");
+    }
+    let err = fails(&[
+        "certify",
+        "--moves",
+        "c3 b2 a1",
+        "--out",
+        "/tmp/never-written.cert",
+    ]);
+    assert_eq!(err, over);
+    fails_with(
+        &["perft", "--depth", "2", "--moves", "c3 zz"],
+        "--moves: move 2 'zz': ",
+    );
+    fails_with(
+        &["solve", "--moves", "c3 b2 a1 a2"],
+        "--moves: move 4 'a2': the game is already over before it (player 1 wins",
+    );
+}

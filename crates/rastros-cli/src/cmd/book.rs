@@ -386,7 +386,13 @@ fn probe(args: ProbeArgs) -> Result<(), CliError> {
         Some(p) => p,
         None => book.start(),
     };
-    let pos = from.play_moves(&args.moves)?;
+    let pos = crate::args::play_moves(&from, &args.moves)?;
+    let given = if args.moves.trim().is_empty() {
+        "--position"
+    } else {
+        "--moves"
+    };
+    let pos = crate::args::in_progress(pos, given)?;
     let hit = book.probe(&pos)?;
     let best: Vec<String> = hit
         .best_moves

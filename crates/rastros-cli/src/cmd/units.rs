@@ -32,7 +32,7 @@ pub struct SplitArgs {
 
 /// Runs `rastros split`.
 pub fn split(args: SplitArgs) -> Result<(), CliError> {
-    let pos = args.pos.resolve()?;
+    let pos = args.pos.resolve_in_progress()?;
     if args.depth == 0 {
         return Err(CliError("--depth 0: a split is at least 1 ply deep".into()));
     }
