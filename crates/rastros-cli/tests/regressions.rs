@@ -710,3 +710,38 @@ fn move_errors_name_moves_and_say_where_the_snail_is() {
         "--moves: move 4 'a2': the game is already over before it (player 1 wins",
     );
 }
+
+#[test]
+fn negative_numbers_are_refused_by_the_argument_they_were_given_to() {
+    for (args, says) in [
+        (
+            &["solve", "--threads", "-1"][..],
+            "invalid value '-1' for '--threads <THREADS>'",
+        ),
+        (
+            &["solve", "--board", "-1x7"],
+            "invalid value '-1x7' for '--board <BOARD>'",
+        ),
+        (
+            &["perft", "--depth", "-1"],
+            "invalid value '-1' for '--depth <DEPTH>'",
+        ),
+        (
+            &["survey", "--time-limit", "-1"],
+            "invalid value '-1' for '--time-limit <SECONDS>'",
+        ),
+        (
+            &["solve", "--hash-mb", "-5"],
+            "invalid value '-5' for '--hash-mb <HASH_MB>'",
+        ),
+    ] {
+        let err = fails(args);
+        assert!(
+            err.starts_with("rastros: error: ") && err.contains(says),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // A flag after a value-taking argument is still a missing value, not the value.
+    fails_with(&["perft", "--depth", "--json"], "--depth");
+}
