@@ -745,3 +745,16 @@ fn negative_numbers_are_refused_by_the_argument_they_were_given_to() {
     // A flag after a value-taking argument is still a missing value, not the value.
     fails_with(&["perft", "--depth", "--json"], "--depth");
 }
+
+#[test]
+fn play_names_the_start_argument_as_solve_does() {
+    fails_with(
+        &["play", "--board", "8x8"],
+        "rastros: error: the 8x8 board has no centre cell: name the start with --start (for \
+         example --start d4)\n",
+    );
+    fails_with(
+        &["play", "--start", "a1"],
+        "--start: the snail cannot start on the goal",
+    );
+}

@@ -138,10 +138,7 @@ pub fn rules(args: RulesArgs) -> Result<(), CliError> {
 pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let lang: Lang = args.lang.parse()?;
     let board = args.board.0;
-    let start = match args.start {
-        Some(cell) => Position::start(board, cell)?,
-        None => Position::centre(board)?,
-    };
+    let start = crate::args::start_or_centre(board, args.start)?;
     let config = SolverConfig {
         hash_mb: args.hash_mb as usize,
         threads: args.threads,
