@@ -758,3 +758,84 @@ fn play_names_the_start_argument_as_solve_does() {
         "--start: the snail cannot start on the goal",
     );
 }
+
+#[test]
+fn files_of_the_wrong_kind_are_named_for_what_they_are() {
+    let tmp = scratch();
+    let file = tmp.path().join("a-file");
+    fs::write(&file, "x").unwrap();
+    let dir = tmp.path().join("a-dir");
+    fs::create_dir(&dir).unwrap();
+    fails_with(
+        &["merge", s(&file)],
+        &format!(
+            "cannot read split directory {}: it is not a folder\n",
+            file.display()
+        ),
+    );
+    fails_with(&["merge", s(&tmp.path().join("none"))], "no such folder");
+    fails_with(
+        &[
+            "solve",
+            "--board",
+            "4x4",
+            "--start",
+            "b2",
+            "--checkpoint",
+            s(&dir),
+        ],
+        &format!(
+            "cannot write checkpoint {}: it is a folder, not a checkpoint file\n",
+            dir.display()
+        ),
+    );
+    fails_with(
+        &[
+            "split",
+            "--board",
+            "4x4",
+            "--start",
+            "b2",
+            "--depth",
+            "1",
+            "--out",
+            s(&file),
+        ],
+        &format!(
+            "cannot create directory {}: it is already there and is not a folder\n",
+            file.display()
+        ),
+    );
+    assert_eq!(fs::read(&file).unwrap(), b"x");
+    // A damaged book build checkpoint points to --restart.
+    let book = tmp.path().join("b.book");
+    let build = |extra: &[&str]| {
+        let base = [
+            "book",
+            "build",
+            "--board",
+            "5x5",
+            "--depth",
+            "4",
+            "--out",
+            s(&book),
+            "--hash-mb",
+            "8",
+        ];
+        rastros(&[&base[..], extra].concat())
+    };
+    assert_eq!(build(&["--stop-after", "100"]).code, Some(2));
+    let ckpt = tmp.path().join("b.book.ckpt");
+    let mut bytes = fs::read(&ckpt).unwrap();
+    bytes[27 + 3] ^= 0x10;
+    fs::write(&ckpt, &bytes).unwrap();
+    let run = build(&[]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("is damaged (")
+            && run.stderr.ends_with(": start over with --restart\n"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(build(&["--restart"]).code, Some(0));
+}

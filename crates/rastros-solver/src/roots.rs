@@ -620,6 +620,13 @@ impl<'a> RootSolver<'a> {
         mode: Mode,
         path: &Path,
     ) -> Result<Self, RootsError> {
+        if path.is_dir() {
+            let why = std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "it is a folder, not a checkpoint file",
+            );
+            return Err(CheckpointError::from(IoError::new("write checkpoint", path, why)).into());
+        }
         if path.exists() {
             return Err(CheckpointError::Exists(path.display().to_string()).into());
         }

@@ -846,6 +846,13 @@ pub fn write_split(
     start: Option<String>,
     moves: Vec<String>,
 ) -> Result<Vec<PathBuf>, UnitError> {
+    if dir.exists() && !dir.is_dir() {
+        let why = std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "it is already there and is not a folder",
+        );
+        return Err(io_error("create directory", dir, why));
+    }
     fs::create_dir_all(dir).map_err(|e| io_error("create directory", dir, e))?;
     let names = file_names(dir)?;
     if names.iter().any(|n| n == MANIFEST_NAME) {
@@ -894,7 +901,11 @@ pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
     // A manifest that is there but not a file (say a folder) is reported as unreadable.
     if !manifest_path.exists() {
         if !dir.is_dir() {
-            let why = std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder");
+            let why = if dir.exists() {
+                std::io::Error::new(std::io::ErrorKind::InvalidInput, "it is not a folder")
+            } else {
+                std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder")
+            };
             return Err(fsio::IoError::new("read split directory", dir, why).into());
         }
         if file_names(dir)?.iter().any(|n| is_unit_name(n)) {
