@@ -839,3 +839,41 @@ fn files_of_the_wrong_kind_are_named_for_what_they_are() {
     );
     assert_eq!(build(&["--restart"]).code, Some(0));
 }
+
+#[test]
+fn help_says_what_the_defaults_and_ranges_are() {
+    let help = |args: &[&str]| ok(&[args, &["--help"]].concat());
+    assert!(help(&["perft"]).contains("--threads <THREADS>"));
+    for command in ["play", "serve"] {
+        assert!(
+            help(&[command]).contains("From 1 to 600000")
+                || help(&[command]).contains("from 1 to 600000"),
+            "{command}"
+        );
+    }
+    let import = help(&["book", "import"]);
+    assert!(
+        import.contains("book import --out <BOOK> <EXPORT>"),
+        "{import}"
+    );
+    assert!(help(&["survey"]).contains("Default: no limit"));
+    assert!(help(&["book", "export"]).contains("(default: every entry)"));
+    assert!(help(&["book", "info"]).contains("(default: none searched"));
+    // perft --threads counts the same on one thread as on every core.
+    let one = json(&[
+        "perft",
+        "--board",
+        "5x5",
+        "--depth",
+        "6",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let all = json(&["perft", "--board", "5x5", "--depth", "6", "--json"]);
+    assert_eq!(one["nodes"], all["nodes"]);
+    fails_with(
+        &["perft", "--threads", "100000"],
+        "invalid value '100000' for '--threads",
+    );
+}
