@@ -877,3 +877,13 @@ fn help_says_what_the_defaults_and_ranges_are() {
         "invalid value '100000' for '--threads",
     );
 }
+
+#[test]
+fn survey_refuses_a_side_below_2() {
+    for flag in ["--min-side", "--max-side"] {
+        fails_with(
+            &["survey", flag, "1", "--out", "/nonexistent/x"],
+            &format!("invalid value '1' for '{flag}"),
+        );
+    }
+}

@@ -22,11 +22,11 @@ pub struct SurveyArgs {
     /// Only boards of at most this many cells.
     #[arg(long, default_value_t = 64)]
     max_cells: u32,
-    /// Shortest side.
-    #[arg(long, default_value_t = 3)]
+    /// Shortest side (at least 2).
+    #[arg(long, default_value_t = 3, value_parser = parse_side)]
     min_side: u32,
-    /// Longest side.
-    #[arg(long, default_value_t = 7)]
+    /// Longest side (at least 2).
+    #[arg(long, default_value_t = 7, value_parser = parse_side)]
     max_side: u32,
     /// Survey these boards instead (comma-separated, like 8x8,7x8).
     #[arg(long, value_delimiter = ',')]
@@ -56,6 +56,14 @@ pub struct SurveyArgs {
     json: bool,
     #[command(flatten)]
     search: SearchArgs,
+}
+
+/// A `--min-side` or `--max-side` value: a board side, at least 2 (every board is).
+fn parse_side(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(n) if n >= 2 => Ok(n),
+        _ => Err("expected a board side of at least 2 (no board is narrower)".into()),
+    }
 }
 
 /// Runs `rastros survey`.
