@@ -887,3 +887,55 @@ fn survey_refuses_a_side_below_2() {
         );
     }
 }
+
+#[test]
+fn split_counts_in_the_singular_and_json_seconds_are_rounded_to_the_microsecond() {
+    let tmp = scratch();
+    let dir = tmp.path().join("work");
+    let out = ok(&[
+        "split",
+        "--board",
+        "3x3",
+        "--start",
+        "b2",
+        "--depth",
+        "1",
+        "--out",
+        s(&dir),
+    ]);
+    assert!(
+        out.contains(" 1 ply below ") && !out.contains("plies"),
+        "{out}"
+    );
+    for unit in fs::read_dir(&dir).unwrap() {
+        let unit = unit.unwrap().path();
+        if unit.extension().is_some_and(|e| e == "pos") {
+            ok(&["solve-unit", s(&unit), "--threads", "1", "--hash-mb", "1"]);
+        }
+    }
+    let text = ok(&["merge", s(&dir)]);
+    assert!(text.contains("units 1 ply deep"), "{text}");
+    let outputs = [
+        json(&["merge", s(&dir), "--json"]),
+        json(&[
+            "solve",
+            "--board",
+            "4x4",
+            "--start",
+            "b2",
+            "--json",
+            "--hash-mb",
+            "1",
+        ]),
+        json(&["perft", "--board", "5x5", "--depth", "5", "--json"]),
+    ];
+    for v in outputs {
+        let seconds = v["seconds"].as_f64().unwrap();
+        assert_eq!(seconds, (seconds * 1e6).round() / 1e6, "{v}");
+        let shown = v["seconds"].to_string();
+        assert!(
+            shown.split('.').nth(1).is_none_or(|d| d.len() <= 6) || shown.contains('e'),
+            "{shown}"
+        );
+    }
+}

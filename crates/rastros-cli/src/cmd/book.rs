@@ -338,7 +338,7 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
                         "depth": depth,
                         "entries": book.len(),
                         "bytes": bytes,
-                        "seconds": seconds,
+                        "seconds": crate::report::json_seconds(seconds),
                     })
                 );
             } else {

@@ -93,7 +93,7 @@ pub fn run(args: CertifyArgs) -> Result<(), CliError> {
                 "positions": cert.positions(),
                 "bytes": bytes.len(),
                 "file": args.out.display().to_string(),
-                "seconds": seconds,
+                "seconds": crate::report::json_seconds(seconds),
             })
         );
         return Ok(());

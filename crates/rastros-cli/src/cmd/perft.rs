@@ -59,7 +59,7 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
             "position": pos.to_string(),
             "depth": args.depth,
             "nodes": nodes,
-            "seconds": seconds,
+            "seconds": crate::report::json_seconds(seconds),
         });
         if let Some(divide) = &divide {
             let map: serde_json::Map<String, serde_json::Value> = divide

@@ -58,10 +58,10 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
     }
     if let Some(book) = &config.book {
         eprintln!(
-            "opening book: {} from {}, {} plies deep, {} entries",
+            "opening book: {} from {}, {} deep, {} entries",
             book.board(),
             book.board().cell(book.start().snail()),
-            book.depth(),
+            crate::report::count(book.depth(), "ply", "plies"),
             book.len()
         );
     }

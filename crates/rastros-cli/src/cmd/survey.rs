@@ -14,7 +14,7 @@ use rastros_solver::{fsio, SolverConfig};
 use serde_json::json;
 
 use crate::args::{parse_seconds, CliError, SearchArgs};
-use crate::report::{count, count_bar, note, outln};
+use crate::report::{count, count_bar, json_seconds, note, outln};
 
 /// Arguments of `rastros survey`.
 #[derive(Debug, Args)]
@@ -275,8 +275,8 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
                     "start": r.start_name(),
                     "value": r.value().map(|v| v.as_str()),
                     "dte": r.dte(),
-                    "seconds": r.seconds(),
-                    "value_seconds": r.value_seconds(),
+                    "seconds": json_seconds(r.seconds()),
+                    "value_seconds": json_seconds(r.value_seconds()),
                 })
             })
             .collect();
