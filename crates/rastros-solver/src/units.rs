@@ -399,7 +399,8 @@ fn read_fields<'t>(text: &'t str, header: &str, keys: &[&str]) -> Result<Vec<&'t
 }
 
 fn read_position(text: &str) -> Result<Position, String> {
-    text.parse().map_err(|e| format!("position {}: {e}", quote(text)))
+    text.parse()
+        .map_err(|e| format!("position {}: {e}", quote(text)))
 }
 
 /// Moves (`-` for none) as cell indices of `pos`'s board, checked to be a legal line.
