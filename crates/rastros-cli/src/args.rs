@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use clap::Args;
 
-use rastros_core::{Board, BoardSize, Cell, Position};
+use rastros_core::{
+    Board, BoardSize, Cell, MoveErrorKind, MoveListError, Outcome, PlayError, Position,
+};
 use rastros_solver::{Solver, SolverConfig};
 
 /// Where the position comes from: a board, a start cell and moves, or a position string.
@@ -72,9 +74,21 @@ impl PositionArgs {
         start_or_centre(self.board.0, self.start)
     }
 
-    /// The position after `--moves`.
+    /// The position after `--moves`; errors name `--moves`.
     pub fn resolve(&self) -> Result<Position, CliError> {
-        Ok(self.start_position()?.play_moves(&self.moves)?)
+        play_moves(&self.start_position()?, &self.moves)
+    }
+
+    /// The position after `--moves`, refused when the game is over there (for the commands
+    /// that search it); errors name `--moves` (or `--position` when no moves are given).
+    pub fn resolve_in_progress(&self) -> Result<Position, CliError> {
+        let pos = self.resolve()?;
+        let arg = if self.move_list().is_empty() {
+            "--position"
+        } else {
+            "--moves"
+        };
+        in_progress(pos, arg)
     }
 
     /// The moves as a list of cell names.
@@ -82,6 +96,41 @@ impl PositionArgs {
         rastros_core::split_moves(&self.moves)
             .map(|t| t.to_ascii_lowercase())
             .collect()
+    }
+}
+
+/// `moves` (the value of `--moves`) played from `from`; errors name `--moves`.
+pub fn play_moves(from: &Position, moves: &str) -> Result<Position, CliError> {
+    from.play_moves(moves).map_err(moves_error)
+}
+
+/// A move of `--moves` that cannot be played, said naming the argument.
+fn moves_error(e: MoveListError) -> CliError {
+    let why = match e.kind {
+        MoveErrorKind::Play(PlayError::NotNeighbour { snail, to }) if snail == to => {
+            format!("the snail is on {snail} already; a move goes to a free cell next to it")
+        }
+        MoveErrorKind::Play(PlayError::NotNeighbour { snail, to }) => {
+            format!("{to} is not next to the snail (the snail is on {snail})")
+        }
+        MoveErrorKind::Play(PlayError::GameOver(o)) => {
+            format!("the game is already over before it ({o})")
+        }
+        MoveErrorKind::Play(p) => p.to_string(),
+        MoveErrorKind::Cell(c) => c.to_string(),
+    };
+    CliError(format!(
+        "--moves: move {} '{}': {why}",
+        e.index + 1,
+        e.token
+    ))
+}
+
+/// `pos`, given by the argument `arg`, unless its game is over.
+pub fn in_progress(pos: Position, arg: &str) -> Result<Position, CliError> {
+    match pos.outcome() {
+        Outcome::InProgress => Ok(pos),
+        o => Err(CliError(format!("{arg}: the game is already over ({o})"))),
     }
 }
 

@@ -12,7 +12,7 @@ mod signal;
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Rastros (Slime Trail): perft, exact solving, opening books and play.
 #[derive(Debug, Parser)]
@@ -52,7 +52,10 @@ enum Command {
 
 fn main() -> ExitCode {
     restore_broken_pipe_default();
-    let cli = match Cli::try_parse() {
+    let parsed = negative_values_allowed(Cli::command())
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return argument_error(e),
     };
@@ -84,6 +87,23 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// `cmd` and its subcommands with every value allowed to look like a negative number, so
+/// that `--threads -1` is refused by `--threads` (`invalid value '-1' for '--threads <N>'`),
+/// not taken for an unknown flag `-1`. A `--board` value may start with any `-`
+/// (`--board -1x7` is refused as a board size).
+fn negative_values_allowed(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|arg| {
+        if !arg.get_action().takes_values() {
+            arg
+        } else if arg.get_id() == "board" {
+            arg.allow_hyphen_values(true)
+        } else {
+            arg.allow_negative_numbers(true)
+        }
+    })
+    .mut_subcommands(negative_values_allowed)
 }
 
 /// A command line clap refused. Help and version (asked for, or help for a bare command)

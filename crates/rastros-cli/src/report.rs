@@ -139,6 +139,12 @@ impl Progress {
     }
 }
 
+/// A time in seconds as the JSON outputs print it: rounded to the microsecond (the clock
+/// says no more, and `0.4597906300000001` says less than `0.459791`).
+pub fn json_seconds(seconds: f64) -> f64 {
+    (seconds * 1e6).round() / 1e6
+}
+
 /// The JSON object `solve --json` prints for the answer `a` about `pos` (also printed by
 /// `merge --json`): `start` is the snail's start cell when the position was given by a start
 /// and moves, `moves` the moves played from there.
@@ -168,7 +174,7 @@ pub fn analysis_json(
         "best_moves": list(&a.best_moves),
         "pv": list(&a.pv),
         "nodes": a.stats.nodes,
-        "seconds": a.seconds,
+        "seconds": json_seconds(a.seconds),
     })
 }
 

@@ -705,3 +705,56 @@ fn outputs_are_checked_before_the_work_and_only_regular_files_are_used() {
         assert_eq!(fs::read_to_string(&csv).unwrap(), text);
     }
 }
+
+#[test]
+fn unit_files_are_quoted_short_and_escaped_and_huge_ones_are_refused_unread() {
+    let tmp = scratch();
+    let unit = tmp.path().join("sp.pos");
+    // `truncate -s 2M sp.pos`: refused by its size, not quoted.
+    fs::write(&unit, vec![0u8; 2 << 20]).unwrap();
+    let stderr = fails(&["solve-unit", s(&unit)]);
+    assert_eq!(
+        stderr,
+        format!(
+            "rastros: error: cannot read unit {}: it is over 1 MiB: a unit file holds a few \
+             hundred bytes\n",
+            unit.display()
+        )
+    );
+    // A long first line with a terminal escape: quoted short, the escape made harmless.
+    let mut text = b"\x1b[2J".to_vec();
+    text.extend(vec![b'x'; 500_000]);
+    fs::write(&unit, &text).unwrap();
+    let stderr = fails(&["solve-unit", s(&unit)]);
+    assert_eq!(
+        stderr,
+        format!(
+            "rastros: error: {} is malformed: line 1 is '\\u{{1b}}[2J{}…', expected \
+             'rastros-unit 1'\n",
+            unit.display(),
+            "x".repeat(56)
+        )
+    );
+    // A long position with a control character, and a cell name of half a megabyte.
+    let root = "5x5 ...../...../..o../...../..... 1";
+    let long = format!("5x5 {}\x07 1", "/".repeat(100_000));
+    let cell = "c".repeat(1 << 19);
+    let mut errors = Vec::new();
+    for (root, path) in [(long.as_str(), "-"), (root, cell.as_str())] {
+        let text = format!("rastros-unit 1\nroot {root}\npath {path}\nposition {root}\n");
+        fs::write(&unit, text).unwrap();
+        errors.push(fails(&["solve-unit", s(&unit)]));
+    }
+    assert!(
+        errors[0].contains("is malformed: position '5x5 ///"),
+        "{}",
+        errors[0]
+    );
+    let quoted = format!("'{}…' is not a cell name", "c".repeat(60));
+    assert!(errors[1].contains(&quoted), "{}", errors[1]);
+    for stderr in &errors {
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.chars().count() < 500, "{stderr}");
+        assert!(!stderr.trim_end().chars().any(char::is_control), "{stderr}");
+    }
+}

@@ -671,3 +671,271 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
         run.stderr
     );
 }
+
+#[test]
+fn move_errors_name_moves_and_say_where_the_snail_is() {
+    fails_with(
+        &["solve", "--moves", "c3 c3"],
+        "rastros: error: --moves: move 2 'c3': the snail is on c3 already; a move goes to a \
+         free cell next to it\n",
+    );
+    fails_with(
+        &["solve", "--moves", "c3 e5"],
+        "rastros: error: --moves: move 2 'e5': e5 is not next to the snail (the snail is on c3)\n",
+    );
+    let over = "rastros: error: --moves: the game is already over (player 1 wins: the snail \
+                reached player 1's goal)\n";
+    for command in [
+        &["solve"][..],
+        &["analyze"],
+        &["split", "--depth", "1", "--out", "/nonexistent/x"],
+    ] {
+        let args = [command, &["--moves", "c3 b2 a1"]].concat();
+        assert_eq!(fails(&args), over, "{args:?}");
+    }
+    let err = fails(&[
+        "certify",
+        "--moves",
+        "c3 b2 a1",
+        "--out",
+        "/tmp/never-written.cert",
+    ]);
+    assert_eq!(err, over);
+    fails_with(
+        &["perft", "--depth", "2", "--moves", "c3 zz"],
+        "--moves: move 2 'zz': ",
+    );
+    fails_with(
+        &["solve", "--moves", "c3 b2 a1 a2"],
+        "--moves: move 4 'a2': the game is already over before it (player 1 wins",
+    );
+}
+
+#[test]
+fn negative_numbers_are_refused_by_the_argument_they_were_given_to() {
+    for (args, says) in [
+        (
+            &["solve", "--threads", "-1"][..],
+            "invalid value '-1' for '--threads <THREADS>'",
+        ),
+        (
+            &["solve", "--board", "-1x7"],
+            "invalid value '-1x7' for '--board <BOARD>'",
+        ),
+        (
+            &["perft", "--depth", "-1"],
+            "invalid value '-1' for '--depth <DEPTH>'",
+        ),
+        (
+            &["survey", "--time-limit", "-1"],
+            "invalid value '-1' for '--time-limit <SECONDS>'",
+        ),
+        (
+            &["solve", "--hash-mb", "-5"],
+            "invalid value '-5' for '--hash-mb <HASH_MB>'",
+        ),
+    ] {
+        let err = fails(args);
+        assert!(
+            err.starts_with("rastros: error: ") && err.contains(says),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // A flag after a value-taking argument is still a missing value, not the value.
+    fails_with(&["perft", "--depth", "--json"], "--depth");
+}
+
+#[test]
+fn play_names_the_start_argument_as_solve_does() {
+    fails_with(
+        &["play", "--board", "8x8"],
+        "rastros: error: the 8x8 board has no centre cell: name the start with --start (for \
+         example --start d4)\n",
+    );
+    fails_with(
+        &["play", "--start", "a1"],
+        "--start: the snail cannot start on the goal",
+    );
+}
+
+#[test]
+fn files_of_the_wrong_kind_are_named_for_what_they_are() {
+    let tmp = scratch();
+    let file = tmp.path().join("a-file");
+    fs::write(&file, "x").unwrap();
+    let dir = tmp.path().join("a-dir");
+    fs::create_dir(&dir).unwrap();
+    fails_with(
+        &["merge", s(&file)],
+        &format!(
+            "cannot read split directory {}: it is not a folder\n",
+            file.display()
+        ),
+    );
+    fails_with(&["merge", s(&tmp.path().join("none"))], "no such folder");
+    fails_with(
+        &[
+            "solve",
+            "--board",
+            "4x4",
+            "--start",
+            "b2",
+            "--checkpoint",
+            s(&dir),
+        ],
+        &format!(
+            "cannot write checkpoint {}: it is a folder, not a checkpoint file\n",
+            dir.display()
+        ),
+    );
+    fails_with(
+        &[
+            "split",
+            "--board",
+            "4x4",
+            "--start",
+            "b2",
+            "--depth",
+            "1",
+            "--out",
+            s(&file),
+        ],
+        &format!(
+            "cannot create directory {}: it is already there and is not a folder\n",
+            file.display()
+        ),
+    );
+    assert_eq!(fs::read(&file).unwrap(), b"x");
+    // A damaged book build checkpoint points to --restart.
+    let book = tmp.path().join("b.book");
+    let build = |extra: &[&str]| {
+        let base = [
+            "book",
+            "build",
+            "--board",
+            "5x5",
+            "--depth",
+            "4",
+            "--out",
+            s(&book),
+            "--hash-mb",
+            "8",
+        ];
+        rastros(&[&base[..], extra].concat())
+    };
+    assert_eq!(build(&["--stop-after", "100"]).code, Some(2));
+    let ckpt = tmp.path().join("b.book.ckpt");
+    let mut bytes = fs::read(&ckpt).unwrap();
+    bytes[27 + 3] ^= 0x10;
+    fs::write(&ckpt, &bytes).unwrap();
+    let run = build(&[]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("is damaged (")
+            && run.stderr.ends_with(": start over with --restart\n"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(build(&["--restart"]).code, Some(0));
+}
+
+#[test]
+fn help_says_what_the_defaults_and_ranges_are() {
+    let help = |args: &[&str]| ok(&[args, &["--help"]].concat());
+    assert!(help(&["perft"]).contains("--threads <THREADS>"));
+    for command in ["play", "serve"] {
+        assert!(
+            help(&[command]).contains("From 1 to 600000")
+                || help(&[command]).contains("from 1 to 600000"),
+            "{command}"
+        );
+    }
+    let import = help(&["book", "import"]);
+    assert!(
+        import.contains("book import --out <BOOK> <EXPORT>"),
+        "{import}"
+    );
+    assert!(help(&["survey"]).contains("Default: no limit"));
+    assert!(help(&["book", "export"]).contains("(default: every entry)"));
+    assert!(help(&["book", "info"]).contains("(default: none searched"));
+    // perft --threads counts the same on one thread as on every core.
+    let one = json(&[
+        "perft",
+        "--board",
+        "5x5",
+        "--depth",
+        "6",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let all = json(&["perft", "--board", "5x5", "--depth", "6", "--json"]);
+    assert_eq!(one["nodes"], all["nodes"]);
+    fails_with(
+        &["perft", "--threads", "100000"],
+        "invalid value '100000' for '--threads",
+    );
+}
+
+#[test]
+fn survey_refuses_a_side_below_2() {
+    for flag in ["--min-side", "--max-side"] {
+        fails_with(
+            &["survey", flag, "1", "--out", "/nonexistent/x"],
+            &format!("invalid value '1' for '{flag}"),
+        );
+    }
+}
+
+#[test]
+fn split_counts_in_the_singular_and_json_seconds_are_rounded_to_the_microsecond() {
+    let tmp = scratch();
+    let dir = tmp.path().join("work");
+    let out = ok(&[
+        "split",
+        "--board",
+        "3x3",
+        "--start",
+        "b2",
+        "--depth",
+        "1",
+        "--out",
+        s(&dir),
+    ]);
+    assert!(
+        out.contains(" 1 ply below ") && !out.contains("plies"),
+        "{out}"
+    );
+    for unit in fs::read_dir(&dir).unwrap() {
+        let unit = unit.unwrap().path();
+        if unit.extension().is_some_and(|e| e == "pos") {
+            ok(&["solve-unit", s(&unit), "--threads", "1", "--hash-mb", "1"]);
+        }
+    }
+    let text = ok(&["merge", s(&dir)]);
+    assert!(text.contains("units 1 ply deep"), "{text}");
+    let outputs = [
+        json(&["merge", s(&dir), "--json"]),
+        json(&[
+            "solve",
+            "--board",
+            "4x4",
+            "--start",
+            "b2",
+            "--json",
+            "--hash-mb",
+            "1",
+        ]),
+        json(&["perft", "--board", "5x5", "--depth", "5", "--json"]),
+    ];
+    for v in outputs {
+        let seconds = v["seconds"].as_f64().unwrap();
+        assert_eq!(seconds, (seconds * 1e6).round() / 1e6, "{v}");
+        let shown = v["seconds"].to_string();
+        assert!(
+            shown.split('.').nth(1).is_none_or(|d| d.len() <= 6) || shown.contains('e'),
+            "{shown}"
+        );
+    }
+}

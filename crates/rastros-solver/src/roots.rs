@@ -77,8 +77,42 @@ pub const CHECKPOINT_FORMAT: &str = "rastros-checkpoint 2";
 /// The checksum field as written before its value is known.
 const CHECKSUM_PLACEHOLDER: &str = "0000000000000000";
 
+/// `text` with control characters escaped (`\u{1b}`) and cut after `max` characters with
+/// `…`: what a file holds, fit to be printed in a one-line error.
+fn printable(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `text` from a file quoted for an error: in single quotes, [`printable`], at most 60
+/// characters.
+pub(crate) fn quote(text: &str) -> String {
+    format!("'{}'", printable(text, 60))
+}
+
+/// The reason a file is refused for, [`printable`] and at most 300 characters (the
+/// position and cell parsers quote what the file holds).
+pub(crate) fn tame(reason: &str) -> String {
+    printable(reason, 300)
+}
+
 /// A cell name on `board` read back as an index.
 pub(crate) fn parse_cell(board: &Board, name: &str) -> Result<u8, String> {
+    // No cell name is longer than 4 characters ("af32"): a longer one is quoted short.
+    if name.chars().count() > 8 {
+        return Err(format!("{} is not a cell name", quote(name)));
+    }
     board.parse_cell(name).map_err(|e| e.to_string())
 }
 
@@ -406,7 +440,7 @@ impl Checkpoint {
     pub fn from_json(text: &str, name: &str) -> Result<Checkpoint, CheckpointError> {
         Checkpoint::parse(text).map_err(|reason| CheckpointError::Malformed {
             path: name.to_string(),
-            reason,
+            reason: tame(&reason),
         })
     }
 
@@ -421,8 +455,8 @@ impl Checkpoint {
         }
         if file.format != CHECKPOINT_FORMAT {
             return Err(format!(
-                "format '{}', expected '{CHECKPOINT_FORMAT}'",
-                file.format
+                "format {}, expected '{CHECKPOINT_FORMAT}'",
+                quote(&file.format)
             ));
         }
         let field = format!("\"checksum\":\"{}\"", file.checksum);
@@ -586,6 +620,13 @@ impl<'a> RootSolver<'a> {
         mode: Mode,
         path: &Path,
     ) -> Result<Self, RootsError> {
+        if path.is_dir() {
+            let why = std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "it is a folder, not a checkpoint file",
+            );
+            return Err(CheckpointError::from(IoError::new("write checkpoint", path, why)).into());
+        }
         if path.exists() {
             return Err(CheckpointError::Exists(path.display().to_string()).into());
         }

@@ -74,12 +74,13 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use rastros_core::{Outcome, Position};
 
 use crate::fsio::{self, IoError};
-use crate::roots::{cell_names, check_line, check_pv, parse_cell};
+use crate::roots::{cell_names, check_line, check_pv, parse_cell, quote, tame};
 use crate::score::{Score, Value};
 use crate::search::Stats;
 use crate::solver::{terminal_score, Analysis, Mode, SolveError, Solver};
@@ -94,6 +95,9 @@ pub const SPLIT_FORMAT: &str = "rastros-split 1";
 pub const MANIFEST_NAME: &str = "split.txt";
 /// The default bound on the units of one split (see [`split_bounded`]).
 pub const DEFAULT_MAX_UNITS: usize = 1_000_000;
+/// The largest unit, result or manifest file read, in bytes (1 MiB): they hold a few hundred
+/// bytes, so a bigger file is not one of them and is refused unread.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// Why splitting, solving a unit or merging failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -308,6 +312,32 @@ fn io_error(action: &str, path: &Path, e: std::io::Error) -> UnitError {
     IoError::new(action, path, e).into()
 }
 
+/// Reads the text file `path` (`what`: unit, unit result or manifest), refusing it unread
+/// past [`MAX_FILE_BYTES`], like [`fsio::read_to_string`] otherwise.
+fn read_small(path: &Path, what: &str) -> Result<String, UnitError> {
+    use std::io::{Error, ErrorKind};
+    fsio::check_input(path, what)?;
+    let action = format!("read {what}");
+    let too_big = || {
+        let why = format!("it is over 1 MiB: a {what} file holds a few hundred bytes");
+        io_error(&action, path, Error::new(ErrorKind::InvalidData, why))
+    };
+    if fs::metadata(path).is_ok_and(|m| m.len() > MAX_FILE_BYTES) {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| io_error(&action, path, e))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        let why = Error::new(ErrorKind::InvalidData, "stream did not contain valid UTF-8");
+        io_error(&action, path, why)
+    })
+}
+
 /// `text` followed by its `checksum` line.
 fn seal(text: String) -> String {
     let sum = fsio::fnv1a64(text.as_bytes());
@@ -327,14 +357,14 @@ fn unseal(text: &str) -> Result<&str, String> {
         Ok(_) if digits.len() == 16 => {
             Err("the checksum does not match: the file was changed or damaged".into())
         }
-        _ => Err(format!("checksum '{digits}' is not 16 hex digits")),
+        _ => Err(format!("checksum {} is not 16 hex digits", quote(digits))),
     }
 }
 
 fn malformed(path: &str, reason: impl Into<String>) -> UnitError {
     UnitError::Malformed {
         path: path.to_string(),
-        reason: reason.into(),
+        reason: tame(&reason.into()),
     }
 }
 
@@ -343,7 +373,7 @@ fn read_fields<'t>(text: &'t str, header: &str, keys: &[&str]) -> Result<Vec<&'t
     let mut lines = text.lines();
     match lines.next() {
         Some(h) if h.trim_end() == header => {}
-        Some(h) => return Err(format!("line 1 is '{h}', expected '{header}'")),
+        Some(h) => return Err(format!("line 1 is {}, expected '{header}'", quote(h))),
         None => return Err("the file is empty".into()),
     }
     let mut values = Vec::new();
@@ -355,18 +385,22 @@ fn read_fields<'t>(text: &'t str, header: &str, keys: &[&str]) -> Result<Vec<&'t
         let value = match line.split_once(' ') {
             Some((k, v)) if k == *key => v.trim(),
             None if line == *key => "",
-            _ => return Err(format!("line {} is '{line}', expected '{key} ...'", i + 2)),
+            _ => {
+                let line = quote(line);
+                return Err(format!("line {} is {line}, expected '{key} ...'", i + 2));
+            }
         };
         values.push(value);
     }
     if let Some(extra) = lines.find(|l| !l.trim().is_empty()) {
-        return Err(format!("unexpected line '{extra}'"));
+        return Err(format!("unexpected line {}", quote(extra)));
     }
     Ok(values)
 }
 
 fn read_position(text: &str) -> Result<Position, String> {
-    text.parse().map_err(|e| format!("position '{text}': {e}"))
+    text.parse()
+        .map_err(|e| format!("position {}: {e}", quote(text)))
 }
 
 /// Moves (`-` for none) as cell indices of `pos`'s board, checked to be a legal line.
@@ -392,7 +426,7 @@ fn write_line(pos: &Position, line: &[u8]) -> String {
 
 fn read_number<T: std::str::FromStr>(key: &str, text: &str) -> Result<T, String> {
     text.parse()
-        .map_err(|_| format!("{key} '{text}' is not a number"))
+        .map_err(|_| format!("{key} {} is not a number", quote(text)))
 }
 
 /// One work unit: a position a fixed number of plies below the root.
@@ -446,7 +480,7 @@ impl Unit {
 
     /// Reads the unit file `path`.
     pub fn load(path: &Path) -> Result<Unit, UnitError> {
-        let text = fsio::read_to_string(path, "unit")?;
+        let text = read_small(path, "unit")?;
         Unit::from_text(&text, &path.display().to_string())
     }
 }
@@ -518,7 +552,7 @@ impl UnitResult {
             let nodes = read_number("nodes", f[5])?;
             let seconds: f64 = read_number("seconds", f[6])?;
             if !seconds.is_finite() || seconds < 0.0 {
-                return Err(format!("seconds '{}' is not a duration", f[6]));
+                return Err(format!("seconds {} is not a duration", quote(f[6])));
             }
             Ok(UnitResult {
                 position,
@@ -535,7 +569,7 @@ impl UnitResult {
 
     /// Reads the result file `path`.
     pub fn load(path: &Path) -> Result<UnitResult, UnitError> {
-        let text = fsio::read_to_string(path, "unit result")?;
+        let text = read_small(path, "unit result")?;
         UnitResult::from_text(&text, &path.display().to_string())
     }
 
@@ -759,7 +793,7 @@ impl Manifest {
     pub fn check_root(&self, name: &str) -> Result<(), UnitError> {
         let mismatch = |reason: String| UnitError::ManifestMismatch {
             path: name.to_string(),
-            reason,
+            reason: tame(&reason),
         };
         let Some(start) = &self.start else {
             return Ok(());
@@ -774,8 +808,8 @@ impl Manifest {
             .map_err(|e| mismatch(format!("the moves from {start}: {e}")))?;
         if reached != self.root {
             return Err(mismatch(format!(
-                "start {start} and moves '{}' reach '{reached}', not the root '{}'",
-                self.moves.join(" "),
+                "start {start} and moves {} reach '{reached}', not the root '{}'",
+                quote(&self.moves.join(" ")),
                 self.root
             )));
         }
@@ -813,6 +847,13 @@ pub fn write_split(
     start: Option<String>,
     moves: Vec<String>,
 ) -> Result<Vec<PathBuf>, UnitError> {
+    if dir.exists() && !dir.is_dir() {
+        let why = std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "it is already there and is not a folder",
+        );
+        return Err(io_error("create directory", dir, why));
+    }
     fs::create_dir_all(dir).map_err(|e| io_error("create directory", dir, e))?;
     let names = file_names(dir)?;
     if names.iter().any(|n| n == MANIFEST_NAME) {
@@ -861,7 +902,11 @@ pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
     // A manifest that is there but not a file (say a folder) is reported as unreadable.
     if !manifest_path.exists() {
         if !dir.is_dir() {
-            let why = std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder");
+            let why = if dir.exists() {
+                std::io::Error::new(std::io::ErrorKind::InvalidInput, "it is not a folder")
+            } else {
+                std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder")
+            };
             return Err(fsio::IoError::new("read split directory", dir, why).into());
         }
         if file_names(dir)?.iter().any(|n| is_unit_name(n)) {
@@ -869,7 +914,7 @@ pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
         }
         return Err(UnitError::NoManifest(dir.display().to_string()));
     }
-    let text = fsio::read_to_string(&manifest_path, "manifest")?;
+    let text = read_small(&manifest_path, "manifest")?;
     let manifest = Manifest::from_text(&text, &manifest_path.display().to_string())?;
     manifest.check_root(&manifest_path.display().to_string())?;
     let names = file_names(dir)?;

@@ -1,5 +1,5 @@
 //! `rastros-verify FILE [--json]`: checks a Rastros certificate and says whether it is valid,
-//! in one line (exit 0 when valid, 1 otherwise).
+//! in one line (exit 0 when valid, 1 otherwise, 2 for a usage error).
 
 use std::process::ExitCode;
 
@@ -19,15 +19,6 @@ fn quote(s: &str) -> String {
     out + "\""
 }
 
-/// The error with the file it is about, when there is one.
-fn named(file: &str, error: &str) -> String {
-    if file.is_empty() {
-        error.to_string()
-    } else {
-        format!("{file}: {error}")
-    }
-}
-
 /// What `--help` prints.
 const HELP: &str = "\
 rastros-verify: checks a Rastros certificate (written by `rastros certify`) on its own, with
@@ -40,7 +31,8 @@ Options:
   --help     Print this help
   --version  Print the version
 
-Exit status: 0 when the certificate is valid, 1 otherwise.";
+Exit status: 0 when the certificate is valid, 1 when it is not (or cannot be read: FILE must
+be a regular file), 2 for a usage error.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -54,18 +46,21 @@ fn main() -> ExitCode {
     }
     let json = args.iter().any(|a| a == "--json");
     let files: Vec<&String> = args.iter().filter(|a| *a != "--json").collect();
-    let (file, report) = match files.as_slice() {
-        [file] if !file.starts_with("--") => match std::fs::read(file) {
-            Ok(bytes) => (file.as_str(), verify(&bytes)),
-            Err(e) => (
-                file.as_str(),
-                Report { header: None, positions: 0, error: Some(format!("cannot read: {e}")) },
-            ),
-        },
-        _ => {
-            let error = "usage: rastros-verify FILE [--json]".to_string();
-            ("", Report { header: None, positions: 0, error: Some(error) })
+    let [file] = files.as_slice() else { return usage() };
+    if file.starts_with("--") {
+        return usage();
+    }
+    // Only a regular file: a device such as /dev/zero has no end, a pipe may never end.
+    let read = std::fs::metadata(file).and_then(|m| {
+        if m.is_file() {
+            std::fs::read(file)
+        } else {
+            Err(std::io::Error::other("not a regular file"))
         }
+    });
+    let report = match read {
+        Ok(bytes) => verify(&bytes),
+        Err(e) => Report { header: None, positions: 0, error: Some(format!("cannot read: {e}")) },
     };
     let described = report.header.as_ref().and_then(|h| {
         let game = Game::new(h).ok()?;
@@ -82,7 +77,7 @@ fn main() -> ExitCode {
             }
             None => ("null".into(), "null".into(), "null".into(), "[]".into()),
         };
-        let error = report.error.as_ref().map_or("null".into(), |e| quote(&named(file, e)));
+        let error = report.error.as_ref().map_or("null".into(), |e| quote(&format!("{file}: {e}")));
         let valid = report.error.is_none();
         let positions = report.positions;
         println!(
@@ -99,13 +94,15 @@ fn main() -> ExitCode {
             }
             (error, _) => {
                 let error = error.as_deref().unwrap_or("no header");
-                println!("invalid: {}", named(file, error));
+                println!("invalid: {file}: {error}");
             }
         }
     }
-    if report.error.is_none() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    ExitCode::from(u8::from(report.error.is_some()))
+}
+
+/// A command line that is not `FILE [--json]`: the usage line on standard error, exit 2.
+fn usage() -> ExitCode {
+    eprintln!("usage: rastros-verify FILE [--json]");
+    ExitCode::from(2)
 }

@@ -1,5 +1,6 @@
 //! The `rastros-verify` command: the published 7x7 certificate is valid (this is the CI
-//! check of `tables/7x7-d4.cert`), and bad files give one line and exit code 1.
+//! check of `tables/7x7-d4.cert`), bad files give one line and exit code 1, a bad command
+//! line the usage line and exit code 2.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -55,7 +56,7 @@ fn a_truncated_copy_of_it_is_refused_in_one_line() {
 }
 
 #[test]
-fn empty_missing_and_random_files_and_no_file_exit_1() {
+fn empty_missing_and_random_files_exit_1() {
     let empty = scratch("empty", b"");
     let random = scratch("random", &[7u8; 300]);
     let missing = format!("{empty}.missing");
@@ -63,8 +64,6 @@ fn empty_missing_and_random_files_and_no_file_exit_1() {
         (vec![empty.as_str()], "empty file"),
         (vec![random.as_str()], "not a certificate"),
         (vec![missing.as_str()], "cannot read"),
-        (vec![], "usage"),
-        (vec![empty.as_str(), random.as_str()], "usage"),
     ] {
         let out = run(&args);
         let stdout = String::from_utf8(out.stdout).unwrap();
@@ -74,6 +73,54 @@ fn empty_missing_and_random_files_and_no_file_exit_1() {
     }
     std::fs::remove_file(empty).unwrap();
     std::fs::remove_file(random).unwrap();
+}
+
+#[test]
+fn a_bad_command_line_prints_the_usage_line_and_exits_2() {
+    let file = scratch("usage", b"");
+    for args in [vec![], vec![file.as_str(), file.as_str()], vec!["--jsn"], vec!["--json"]] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr, "usage: rastros-verify FILE [--json]\n", "{args:?}");
+    }
+    std::fs::remove_file(file).unwrap();
+}
+
+/// Runs the verifier on `file` with a time limit: it must answer at once.
+#[cfg(unix)]
+fn run_briefly(file: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rastros-verify"))
+        .arg(file)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let clock = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if clock.elapsed() > std::time::Duration::from_secs(20) {
+            child.kill().unwrap();
+            panic!("rastros-verify {file} did not end");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_pipes_and_folders_are_refused_without_reading_them() {
+    let fifo = std::env::temp_dir().join(format!("rastros-verify-{}-fifo", std::process::id()));
+    let fifo = fifo.to_string_lossy().into_owned();
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let folder = std::env::temp_dir().to_string_lossy().into_owned();
+    for file in ["/dev/zero", fifo.as_str(), folder.as_str()] {
+        let out = run_briefly(file);
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{file}: {stdout}");
+        assert_eq!(stdout, format!("invalid: {file}: cannot read: not a regular file\n"));
+    }
+    std::fs::remove_file(fifo).unwrap();
 }
 
 #[test]
@@ -90,5 +137,5 @@ fn help_and_version_print_and_exit_0() {
     assert_eq!(stdout, format!("rastros-verify {}\n", env!("CARGO_PKG_VERSION")));
     // No file is still an error.
     let out = run(&[]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
 }

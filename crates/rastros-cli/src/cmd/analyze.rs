@@ -20,7 +20,7 @@ pub struct AnalyzeArgs {
 
 /// Runs `rastros analyze`.
 pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
-    let pos = args.pos.resolve()?;
+    let pos = args.pos.resolve_in_progress()?;
     let board = pos.board();
     let solver = args.search.solver(board)?;
     let solver_value = solver.value(&pos)?;

@@ -154,8 +154,8 @@ struct ExportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "jsonl")]
     format: Format,
-    /// Only entries at most this many plies from the start.
-    #[arg(long)]
+    /// Only entries at most this many plies from the start (default: every entry).
+    #[arg(long, value_name = "PLIES")]
     max_ply: Option<u32>,
     /// Write here instead of standard output (whole or not at all).
     #[arg(long, value_name = "FILE")]
@@ -164,10 +164,11 @@ struct ExportArgs {
 
 #[derive(Debug, Args)]
 struct ImportArgs {
-    /// A JSON lines export.
+    /// A JSON lines export (written by `book export`).
+    #[arg(value_name = "EXPORT")]
     file: PathBuf,
     /// The book file to write.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "BOOK")]
     out: PathBuf,
 }
 
@@ -180,7 +181,8 @@ struct InfoArgs {
     json: bool,
     /// Also search N of the entries whose children are beyond the book (the deepest ply),
     /// which the check against children cannot reach, and compare: N spread evenly over
-    /// the file, or all of them when N is at least their number.
+    /// the file, or all of them when N is at least their number (default: none searched,
+    /// only the check against children).
     #[arg(long, value_name = "N")]
     solve: Option<usize>,
     #[command(flatten)]
@@ -336,7 +338,7 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
                         "depth": depth,
                         "entries": book.len(),
                         "bytes": bytes,
-                        "seconds": seconds,
+                        "seconds": crate::report::json_seconds(seconds),
                     })
                 );
             } else {
@@ -386,7 +388,13 @@ fn probe(args: ProbeArgs) -> Result<(), CliError> {
         Some(p) => p,
         None => book.start(),
     };
-    let pos = from.play_moves(&args.moves)?;
+    let pos = crate::args::play_moves(&from, &args.moves)?;
+    let given = if args.moves.trim().is_empty() {
+        "--position"
+    } else {
+        "--moves"
+    };
+    let pos = crate::args::in_progress(pos, given)?;
     let hit = book.probe(&pos)?;
     let best: Vec<String> = hit
         .best_moves

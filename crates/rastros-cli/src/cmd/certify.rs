@@ -55,7 +55,9 @@ pub fn run(args: CertifyArgs) -> Result<(), CliError> {
     fsio::check_output(&args.out, "certificate")?;
     let board = args.board.0;
     let start = crate::args::start_or_centre(board, args.start)?;
-    let pos = start.play_moves(&args.moves)?;
+    // A start is never over: only the moves can end the game.
+    let pos = crate::args::play_moves(&start, &args.moves)?;
+    crate::args::in_progress(pos, "--moves")?;
     let moves = rastros_core::split_moves(&args.moves)
         .map(|t| board.parse_cell(t))
         .collect::<Result<Vec<u8>, _>>()?;
@@ -91,7 +93,7 @@ pub fn run(args: CertifyArgs) -> Result<(), CliError> {
                 "positions": cert.positions(),
                 "bytes": bytes.len(),
                 "file": args.out.display().to_string(),
-                "seconds": seconds,
+                "seconds": crate::report::json_seconds(seconds),
             })
         );
         return Ok(());

@@ -18,9 +18,13 @@ pub struct PerftArgs {
     /// Number of plies.
     #[arg(long)]
     depth: u32,
-    /// Also count per first move.
+    /// Also count per first move (on one thread).
     #[arg(long)]
     divide: bool,
+    /// Worker threads of the count (0 = one per core, or RAYON_NUM_THREADS when it is set;
+    /// at most 16 per core).
+    #[arg(long, default_value_t = 0, value_parser = crate::args::parse_threads)]
+    threads: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -41,7 +45,11 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
         };
         (total, Some(divide))
     } else {
-        (parallel_perft(&pos, args.depth), None)
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads)
+            .build()
+            .map_err(|e| CliError(format!("--threads {}: {e}", args.threads)))?;
+        (pool.install(|| parallel_perft(&pos, args.depth)), None)
     };
     let seconds = clock.elapsed().as_secs_f64();
     let rate = nodes as f64 / seconds.max(1e-9);
@@ -51,7 +59,7 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
             "position": pos.to_string(),
             "depth": args.depth,
             "nodes": nodes,
-            "seconds": seconds,
+            "seconds": crate::report::json_seconds(seconds),
         });
         if let Some(divide) = &divide {
             let map: serde_json::Map<String, serde_json::Value> = divide

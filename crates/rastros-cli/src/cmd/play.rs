@@ -110,7 +110,7 @@ pub struct PlayArgs {
     /// says the answer is not exact. The default, 3000, lets the solver answer exactly from
     /// any position of boards up to 7x7 (the exact answer from the 7x7 start took 1.0-1.4 s
     /// on two cores, docs/PLAY.md) while no move on a bigger board, 8x8 say, waits more than
-    /// about 3 s.
+    /// about 3 s. From 1 to 600000 (10 minutes).
     #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     move_time_ms: u64,
 }
@@ -138,10 +138,7 @@ pub fn rules(args: RulesArgs) -> Result<(), CliError> {
 pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let lang: Lang = args.lang.parse()?;
     let board = args.board.0;
-    let start = match args.start {
-        Some(cell) => Position::start(board, cell)?,
-        None => Position::centre(board)?,
-    };
+    let start = crate::args::start_or_centre(board, args.start)?;
     let config = SolverConfig {
         hash_mb: args.hash_mb as usize,
         threads: args.threads,

@@ -25,8 +25,8 @@ pub struct ServeArgs {
     /// Opening book (default: tables/7x7-d4.book when it exists).
     #[arg(long)]
     book: Option<PathBuf>,
-    /// Time budget of one answer in milliseconds; past it the strong search answers and
-    /// the answer says it is not exact.
+    /// Time budget of one answer in milliseconds, from 1 to 600000 (10 minutes); past it the
+    /// strong search answers and the answer says it is not exact.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     move_time_ms: u64,
 }
@@ -58,10 +58,10 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
     }
     if let Some(book) = &config.book {
         eprintln!(
-            "opening book: {} from {}, {} plies deep, {} entries",
+            "opening book: {} from {}, {} deep, {} entries",
             book.board(),
             book.board().cell(book.start().snail()),
-            book.depth(),
+            crate::report::count(book.depth(), "ply", "plies"),
             book.len()
         );
     }

@@ -59,7 +59,7 @@ pub struct SolveArgs {
 
 /// Runs `rastros solve`.
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
-    let pos = args.pos.resolve()?;
+    let pos = args.pos.resolve_in_progress()?;
     let solver = args.search.solver(pos.board())?;
     let a = if let Some(file) = &args.resume {
         solve_by_roots(&args, &pos, &solver, file, true)?

@@ -14,7 +14,7 @@ use rastros_solver::{fsio, SolverConfig};
 use serde_json::json;
 
 use crate::args::{parse_seconds, CliError, SearchArgs};
-use crate::report::{count, count_bar, note, outln};
+use crate::report::{count, count_bar, json_seconds, note, outln};
 
 /// Arguments of `rastros survey`.
 #[derive(Debug, Args)]
@@ -22,11 +22,11 @@ pub struct SurveyArgs {
     /// Only boards of at most this many cells.
     #[arg(long, default_value_t = 64)]
     max_cells: u32,
-    /// Shortest side.
-    #[arg(long, default_value_t = 3)]
+    /// Shortest side (at least 2).
+    #[arg(long, default_value_t = 3, value_parser = parse_side)]
     min_side: u32,
-    /// Longest side.
-    #[arg(long, default_value_t = 7)]
+    /// Longest side (at least 2).
+    #[arg(long, default_value_t = 7, value_parser = parse_side)]
     max_side: u32,
     /// Survey these boards instead (comma-separated, like 8x8,7x8).
     #[arg(long, value_delimiter = ',')]
@@ -36,7 +36,7 @@ pub struct SurveyArgs {
     #[arg(long, value_delimiter = ',')]
     starts: Vec<Cell>,
     /// Give up on a start position's value after this many seconds (it is then left out of
-    /// the CSV and drawn as `?`).
+    /// the CSV and drawn as `?`). Default: no limit.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     time_limit: Option<Duration>,
     /// Give up on a start position's DTE after this many seconds once its value is known
@@ -56,6 +56,14 @@ pub struct SurveyArgs {
     json: bool,
     #[command(flatten)]
     search: SearchArgs,
+}
+
+/// A `--min-side` or `--max-side` value: a board side, at least 2 (every board is).
+fn parse_side(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(n) if n >= 2 => Ok(n),
+        _ => Err("expected a board side of at least 2 (no board is narrower)".into()),
+    }
 }
 
 /// Runs `rastros survey`.
@@ -267,8 +275,8 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
                     "start": r.start_name(),
                     "value": r.value().map(|v| v.as_str()),
                     "dte": r.dte(),
-                    "seconds": r.seconds(),
-                    "value_seconds": r.value_seconds(),
+                    "seconds": json_seconds(r.seconds()),
+                    "value_seconds": json_seconds(r.value_seconds()),
                 })
             })
             .collect();

@@ -32,7 +32,7 @@ pub struct SplitArgs {
 
 /// Runs `rastros split`.
 pub fn split(args: SplitArgs) -> Result<(), CliError> {
-    let pos = args.pos.resolve()?;
+    let pos = args.pos.resolve_in_progress()?;
     if args.depth == 0 {
         return Err(CliError("--depth 0: a split is at least 1 ply deep".into()));
     }
@@ -59,21 +59,26 @@ pub fn split(args: SplitArgs) -> Result<(), CliError> {
     let dir = args.out.display();
     match (files.first(), files.last()) {
         (Some(first), Some(last)) => outln!(
-            "{} units {} plies below '{pos}': {} .. {}",
-            files.len(),
-            args.depth,
+            "{} {} below '{pos}': {} .. {}",
+            count(files.len() as u64, "unit", "units"),
+            count(args.depth, "ply", "plies"),
             first.display(),
             last.display()
         ),
         _ => outln!(
-            "no units: every line from '{pos}' ends within {} plies",
-            args.depth
+            "no units: every line from '{pos}' ends within {}",
+            count(args.depth, "ply", "plies")
         ),
     }
     outln!(
-        "{} finished positions within {} plies are scored at the merge",
-        split.finished,
-        args.depth
+        "{} within {} {} scored at the merge",
+        count(
+            split.finished as u64,
+            "finished position",
+            "finished positions"
+        ),
+        count(args.depth, "ply", "plies"),
+        if split.finished == 1 { "is" } else { "are" }
     );
     outln!("next: rastros solve-unit FILE for every {dir}/unit-*.pos, then rastros merge {dir}");
     Ok(())
@@ -152,9 +157,9 @@ pub fn merge(args: MergeArgs) -> Result<(), CliError> {
     } else {
         print_analysis(&m.root, a)?;
         outln!(
-            "split         {} units {} plies deep, solved in mode {}",
-            m.units,
-            m.depth,
+            "split         {} {} deep, solved in mode {}",
+            count(m.units as u64, "unit", "units"),
+            count(m.depth, "ply", "plies"),
             merged.mode
         );
     }

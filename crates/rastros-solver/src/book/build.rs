@@ -307,13 +307,13 @@ impl std::fmt::Display for BuildError {
                 expected,
             } => write!(
                 f,
-                "the checkpoint {} is for {found}, not {expected}; delete it (or build with \
-                 the same options) to go on",
+                "the checkpoint {} is for {found}, not {expected}: build with the same \
+                 options to go on, or start over with --restart",
                 path.display()
             ),
             BuildError::CheckpointCorrupt { path, reason } => write!(
                 f,
-                "the checkpoint {} is damaged ({reason}); delete it to start over",
+                "the checkpoint {} is damaged ({reason}): start over with --restart",
                 path.display()
             ),
             BuildError::Io(e) => e.fmt(f),
