@@ -29,7 +29,16 @@ pub struct Cell {
 pub(crate) const MAX_SIDE: u8 = 32;
 
 impl Cell {
-    /// The cell at `file`, `rank` (both from 0).
+    /// The cell at `file`, `rank` (both from 0). Any coordinates make a `Cell`; those past
+    /// every board (file `af` or rank 32) still print, but their names do not parse back
+    /// ([`CellParseError::Beyond`]), and [`Board::index`](crate::Board::index) refuses them.
+    ///
+    /// ```
+    /// use rastros_core::Cell;
+    /// assert_eq!(Cell::new(27, 0).to_string(), "ab1");
+    /// assert_eq!("ab1".parse(), Ok(Cell::new(27, 0)));
+    /// assert!(Cell::new(40, 0).to_string().parse::<Cell>().is_err());
+    /// ```
     pub const fn new(file: u8, rank: u8) -> Cell {
         Cell { file, rank }
     }
