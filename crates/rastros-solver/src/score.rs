@@ -99,7 +99,8 @@ impl FromStr for Value {
 pub struct Score {
     /// WIN or LOSS for the side to move.
     pub value: Value,
-    /// Plies to the end of the game under best play.
+    /// Plies to the end of the game under best play: below [`MATE`] (a game on 64 cells
+    /// lasts at most 62 plies), or the integer form and the order mean nothing.
     pub dte: u32,
 }
 
