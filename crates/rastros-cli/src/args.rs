@@ -107,12 +107,6 @@ pub fn play_moves(from: &Position, moves: &str) -> Result<Position, CliError> {
 /// A move of `--moves` that cannot be played, said naming the argument.
 fn moves_error(e: MoveListError) -> CliError {
     let why = match e.kind {
-        MoveErrorKind::Play(PlayError::NotNeighbour { snail, to }) if snail == to => {
-            format!("the snail is on {snail} already; a move goes to a free cell next to it")
-        }
-        MoveErrorKind::Play(PlayError::NotNeighbour { snail, to }) => {
-            format!("{to} is not next to the snail (the snail is on {snail})")
-        }
         MoveErrorKind::Play(PlayError::GameOver(o)) => {
             format!("the game is already over before it ({o})")
         }

@@ -210,15 +210,30 @@ impl Board {
         self.index(name.parse()?)
     }
 
-    /// The cell with index `index` (which must be below [`size`](Board::size)).
+    /// The cell with index `index`, which must be below [`size`](Board::size) (checked in
+    /// debug builds; [`Position::play_index`](crate::Position::play_index) checks it always).
     #[inline]
     pub const fn cell(&self, index: u8) -> Cell {
+        debug_assert!((index as u32) < self.size(), "a cell index off the board");
         Cell::new(index % self.width, index / self.width)
     }
 
     /// The names of the cells of `set`, lowest index first, separated by spaces.
     pub fn names(&self, set: Bitboard) -> String {
-        set.iter()
+        self.names_in_order(set.iter())
+    }
+
+    /// The names of `cells` in the order given, separated by spaces: a line of play, such
+    /// as a solver's principal variation, as it is written.
+    ///
+    /// ```
+    /// use rastros_core::Board;
+    /// let board = Board::new(7, 7).unwrap();
+    /// assert_eq!(board.names_in_order([16, 15, 8]), "c3 b3 b2");
+    /// ```
+    pub fn names_in_order(&self, cells: impl IntoIterator<Item = u8>) -> String {
+        cells
+            .into_iter()
             .map(|i| self.cell(i).to_string())
             .collect::<Vec<_>>()
             .join(" ")

@@ -48,6 +48,17 @@ pub enum Outcome {
     },
 }
 
+impl fmt::Display for EndReason {
+    /// `the snail reached a goal` or `the player to move had no legal move`; [`Outcome`]
+    /// names the players.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EndReason::GoalReached => "the snail reached a goal",
+            EndReason::NoMove => "the player to move had no legal move",
+        })
+    }
+}
+
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -104,8 +115,14 @@ impl fmt::Display for PlayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayError::GameOver(outcome) => write!(f, "the game is over ({outcome})"),
+            PlayError::NotNeighbour { snail, to } if snail == to => {
+                write!(
+                    f,
+                    "the snail is on {snail} already; a move goes to a free cell next to it"
+                )
+            }
             PlayError::NotNeighbour { snail, to } => {
-                write!(f, "{to} is not next to the snail on {snail}")
+                write!(f, "{to} is not next to the snail (the snail is on {snail})")
             }
             PlayError::Slimed(cell) => write!(f, "{cell} is slimed"),
             PlayError::OffBoard(cell) => write!(f, "{cell} is not on the board"),
@@ -456,7 +473,10 @@ impl Position {
     /// use rastros_core::{MoveListError, Position};
     /// let err = Position::standard().play_moves("c3, c3").unwrap_err();
     /// assert_eq!(err.index, 1);
-    /// assert_eq!(err.to_string(), "move 2 'c3': c3 is not next to the snail on c3");
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "move 2 'c3': the snail is on c3 already; a move goes to a free cell next to it"
+    /// );
     /// ```
     pub fn play_moves(&self, moves: &str) -> Result<Position, MoveListError> {
         let mut pos = *self;

@@ -209,6 +209,36 @@ fn the_rules_document_points_nowhere_outside_itself() {
     );
 }
 
+/// The perft table of the rules document is the reference data the perft tests check.
+#[test]
+fn the_rules_perft_table_is_the_tested_one() {
+    let root = repo_root();
+    let rules = fs::read_to_string(root.join("docs/RULES.md")).unwrap();
+    let row = |name: &str| -> Vec<u64> {
+        let line = rules
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("| {name} |")))
+            .unwrap_or_else(|| panic!("docs/RULES.md has no `| {name} |` row"));
+        line.split('|')
+            .skip(2)
+            .filter_map(|c| c.trim().parse().ok())
+            .collect()
+    };
+    let (depths, counts) = (row("depth"), row("perft"));
+    assert_eq!(depths, (1..=10).collect::<Vec<u64>>());
+    let data = fs::read_to_string(root.join("crates/rastros-core/tests/data/perft.txt")).unwrap();
+    let tested: Vec<u64> = data
+        .split("case ")
+        .find(|c| c.lines().next().map(str::trim) == Some("7x7 d4"))
+        .expect("the 7x7 d4 case")
+        .lines()
+        .filter_map(|l| l.strip_prefix("perft "))
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .skip(1)
+        .collect();
+    assert_eq!(counts, tested);
+}
+
 #[test]
 fn the_readme_rust_example_is_the_crate_doc_test() {
     let root = repo_root();

@@ -356,7 +356,7 @@ async fn bad_requests_are_answered_400_naming_the_problem() {
         (
             "/api/analyze",
             "{\"moves\": [\"c3\", \"c3\"]}",
-            "move 2 'c3': c3 is not next to the snail on c3",
+            "move 2 'c3': the snail is on c3 already; a move goes to a free cell next to it",
         ),
         ("/api/analyze", "{\"moves\": [\"d4\"]}", "move 1 'd4'"),
         ("/api/analyze", "{\"moves\": [\"zz\"]}", "move 1 'zz'"),

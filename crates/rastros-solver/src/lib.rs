@@ -13,17 +13,15 @@
 //! let solver = Solver::new(board, config).unwrap();
 //!
 //! let answer = solver.analyze(&start, Mode::Dte).unwrap();
-//! let names = |cells: &[u8]| -> Vec<String> {
-//!     cells.iter().map(|&c| board.cell(c).to_string()).collect()
-//! };
-//! let best = names(answer.best_moves.as_deref().unwrap());
-//! let pv = names(answer.pv.as_deref().unwrap());
-//! println!("{} in {} plies; optimal moves {best:?}", answer.value, answer.dte.unwrap());
+//! // Moves are cell indices; the board names them.
+//! let best = board.names_in_order(answer.best_moves.clone().unwrap());
+//! let pv = board.names_in_order(answer.pv.clone().unwrap());
+//! println!("{} in {} plies; optimal moves {best}", answer.value, answer.dte.unwrap());
 //!
 //! // Player 1 wins in 5 plies: a4, then down the a-file to the goal a1.
 //! assert_eq!((answer.value, answer.dte), (Value::Win, Some(5)));
-//! assert_eq!(best, ["a4"]);
-//! assert_eq!(pv.join(" "), "a4 a3 a2 b1 a1");
+//! assert_eq!(best, "a4");
+//! assert_eq!(pv, "a4 a3 a2 b1 a1");
 //! ```
 //!
 //! - [`score`]: values, distances to the end and their integer encoding;

@@ -270,7 +270,15 @@ impl Geometry {
     pub fn new(board: &'static Board) -> Geometry {
         let goal_distance = [Player::One, Player::Two].map(|p| {
             let goal = board.cell(board.goal(p));
-            std::array::from_fn::<u8, 64, _>(|i| board.cell(i as u8).king_distance(goal))
+            // Cells past the board's size are never read.
+            std::array::from_fn::<u8, 64, _>(|i| {
+                let on_board = (i as u32) < board.size();
+                if on_board {
+                    board.cell(i as u8).king_distance(goal)
+                } else {
+                    0
+                }
+            })
         });
         // The neighbours of every cell sorted by `key(distance)`, then by index.
         let order = |distance: &[u8; 64], key: fn(u8) -> u8| -> [[u8; 8]; 64] {
