@@ -707,6 +707,41 @@ fn outputs_are_checked_before_the_work_and_only_regular_files_are_used() {
 }
 
 #[test]
+fn huge_checkpoints_and_survey_files_are_refused_unread() {
+    let tmp = scratch();
+    // Sparse files: their size costs no disk, and reading one would cost its size in memory.
+    let ckpt = tmp.path().join("ck.json");
+    fs::File::create(&ckpt).unwrap().set_len(300 << 20).unwrap();
+    let stderr = fails(&[
+        "solve",
+        "--board",
+        "4x4",
+        "--start",
+        "b2",
+        "--resume",
+        s(&ckpt),
+    ]);
+    assert!(
+        stderr.contains(s(&ckpt)) && stderr.contains("it is over 1 MiB"),
+        "{stderr}"
+    );
+    let survey = tmp.path().join("survey");
+    fs::create_dir(&survey).unwrap();
+    let csv = survey.join("survey.csv");
+    fs::File::create(&csv).unwrap().set_len(65 << 20).unwrap();
+    let stderr = fails(&["survey", "--boards", "3x3", "--merge", "--out", s(&survey)]);
+    assert!(
+        stderr.contains(s(&csv)) && stderr.contains("it is over 64 MiB"),
+        "{stderr}"
+    );
+    assert_eq!(
+        fs::metadata(&csv).unwrap().len(),
+        65 << 20,
+        "left as it was"
+    );
+}
+
+#[test]
 fn unit_files_are_quoted_short_and_escaped_and_huge_ones_are_refused_unread() {
     let tmp = scratch();
     let unit = tmp.path().join("sp.pos");

@@ -224,7 +224,8 @@ impl Board {
     }
 
     /// The names of `cells` in the order given, separated by spaces: a line of play, such
-    /// as a solver's principal variation, as it is written.
+    /// as a solver's principal variation, as it is written. Each index must be below
+    /// [`size`](Board::size), as for [`cell`](Board::cell).
     ///
     /// ```
     /// use rastros_core::Board;

@@ -94,6 +94,7 @@ def main():
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.common.exceptions import TimeoutException
 
     os.makedirs(out_dir, exist_ok=True)
     server, url = start_server(binary)
@@ -163,11 +164,19 @@ def main():
         check("a click in the rules leaves them open", driver.find_element(By.ID, "rules").is_displayed())
         backdrop = driver.find_element(By.ID, "rules")
         size = backdrop.size
-        ActionChains(driver).move_to_element_with_offset(
-            backdrop, -size["width"] // 2 + 3, -size["height"] // 2 + 3
-        ).click().perform()
-        wait.until(lambda d: not d.find_element(By.ID, "rules").is_displayed())
-        check("a click on the backdrop closes the rules", True)
+        corner = (-size["width"] // 2 + 3, -size["height"] // 2 + 3)
+        # A press in the sheet released on the backdrop (a selection dragged out) keeps them.
+        ActionChains(driver).click_and_hold(driver.find_element(By.ID, "rules-title")).move_to_element_with_offset(
+            backdrop, *corner
+        ).release().perform()
+        time.sleep(0.3)
+        check("a drag from the rules to the backdrop leaves them open", backdrop.is_displayed())
+        ActionChains(driver).move_to_element_with_offset(backdrop, *corner).click().perform()
+        try:
+            WebDriverWait(driver, 5).until(lambda d: not d.find_element(By.ID, "rules").is_displayed())
+        except TimeoutException:
+            pass
+        check("a click on the backdrop closes the rules", not backdrop.is_displayed())
         Select(driver.find_element(By.ID, "lang")).select_by_value("en")
         wait.until(lambda d: d.find_element(By.TAG_NAME, "h1").text == "Rastros (Slime Trail)")
 

@@ -454,9 +454,15 @@ async function main() {
   $("lang").addEventListener("change", (e) => setLanguage(e.target.value).catch(showError));
   $("rules-button").addEventListener("click", () => showRules().catch(showError));
   $("rules-close").addEventListener("click", closeRules);
-  // A click on the backdrop around the sheet closes the rules too.
+  // A click on the backdrop around the sheet closes the rules too: pressed and released
+  // there, so that a text selection or a scrollbar drag that ends outside the sheet does not.
+  let pressedOnBackdrop = false;
+  $("rules").addEventListener("pointerdown", (e) => {
+    pressedOnBackdrop = e.target === e.currentTarget;
+  });
   $("rules").addEventListener("click", (e) => {
-    if (e.target === e.currentTarget) closeRules();
+    if (pressedOnBackdrop && e.target === e.currentTarget) closeRules();
+    pressedOnBackdrop = false;
   });
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", () => {

@@ -115,6 +115,47 @@ pub fn read_to_string(path: &Path, what: &str) -> Result<String, IoError> {
     fs::read_to_string(path).map_err(|e| IoError::new(format!("read {what}"), path, e))
 }
 
+/// [`read_to_string`] for a file whose kind never holds more than `max` bytes: a bigger
+/// one is refused unread, saying `it is over MAX: a WHAT file holds HOLDS` (`holds` as
+/// "a few hundred bytes"), so a stray huge file costs no memory.
+pub fn read_to_string_at_most(
+    path: &Path,
+    what: &str,
+    max: u64,
+    holds: &str,
+) -> Result<String, IoError> {
+    use io::{Error, ErrorKind, Read};
+    check_input(path, what)?;
+    let action = format!("read {what}");
+    let too_big = || {
+        let size = if max.is_multiple_of(1 << 20) {
+            format!("{} MiB", max >> 20)
+        } else {
+            format!("{max} bytes")
+        };
+        let why = format!("it is over {size}: a {what} file holds {holds}");
+        IoError::new(
+            action.clone(),
+            path,
+            Error::new(ErrorKind::InvalidData, why),
+        )
+    };
+    if fs::metadata(path).is_ok_and(|m| m.len() > max) {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    fs::File::open(path)
+        .and_then(|f| f.take(max + 1).read_to_end(&mut bytes))
+        .map_err(|e| IoError::new(action.clone(), path, e))?;
+    if bytes.len() as u64 > max {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        let why = Error::new(ErrorKind::InvalidData, "stream did not contain valid UTF-8");
+        IoError::new(action.clone(), path, why)
+    })
+}
+
 /// Checks that `path` can take a file written by [`write_atomic`], before any work is
 /// done for it: it names a file (not `/` or a path ending in a separator), its folder
 /// exists and takes a new file (one is made there and removed), and nothing but a regular

@@ -74,7 +74,6 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use rastros_core::{Outcome, Position};
@@ -315,27 +314,12 @@ fn io_error(action: &str, path: &Path, e: std::io::Error) -> UnitError {
 /// Reads the text file `path` (`what`: unit, unit result or manifest), refusing it unread
 /// past [`MAX_FILE_BYTES`], like [`fsio::read_to_string`] otherwise.
 fn read_small(path: &Path, what: &str) -> Result<String, UnitError> {
-    use std::io::{Error, ErrorKind};
-    fsio::check_input(path, what)?;
-    let action = format!("read {what}");
-    let too_big = || {
-        let why = format!("it is over 1 MiB: a {what} file holds a few hundred bytes");
-        io_error(&action, path, Error::new(ErrorKind::InvalidData, why))
-    };
-    if fs::metadata(path).is_ok_and(|m| m.len() > MAX_FILE_BYTES) {
-        return Err(too_big());
-    }
-    let mut bytes = Vec::new();
-    fs::File::open(path)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| io_error(&action, path, e))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_big());
-    }
-    String::from_utf8(bytes).map_err(|_| {
-        let why = Error::new(ErrorKind::InvalidData, "stream did not contain valid UTF-8");
-        io_error(&action, path, why)
-    })
+    Ok(fsio::read_to_string_at_most(
+        path,
+        what,
+        MAX_FILE_BYTES,
+        "a few hundred bytes",
+    )?)
 }
 
 /// `text` followed by its `checksum` line.

@@ -183,7 +183,8 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
         }
     }
     let old = if args.merge && csv_path.exists() {
-        let text = fsio::read_to_string(&csv_path, "survey")?;
+        // 64 MiB: every board of at most 64 cells, each start a line, is some 60 kB.
+        let text = fsio::read_to_string_at_most(&csv_path, "survey", 64 << 20, "a line a start")?;
         survey::parse_csv(&text)
             .map_err(|e| CliError(format!("cannot read survey {}: {e}", csv_path.display())))?
     } else {
