@@ -355,6 +355,19 @@ impl Position {
         self.snail
     }
 
+    /// The snail's cell, by name.
+    ///
+    /// ```
+    /// use rastros_core::Position;
+    /// let pos = Position::standard().play_moves("c3 b3").unwrap();
+    /// assert_eq!(pos.snail_cell().to_string(), "b3");
+    /// assert_eq!(pos.board().index(pos.snail_cell()), Ok(pos.snail()));
+    /// ```
+    #[inline]
+    pub const fn snail_cell(&self) -> Cell {
+        self.board.cell(self.snail)
+    }
+
     /// The side to move.
     #[inline]
     pub const fn side_to_move(&self) -> Player {
