@@ -11,7 +11,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{Query, State};
 use axum::Json;
 use rastros_core::{parse_board, Board, Cell, EndReason, Outcome, Position};
-use rastros_solver::player::{Level, PlayerError, PositionAnalysis};
+use rastros_solver::player::{EngineError, Level, PositionAnalysis};
 use rastros_solver::terminal_score;
 use serde::{Deserialize, Serialize};
 
@@ -380,9 +380,9 @@ pub async fn page_texts(Query(q): Query<LangQuery>) -> Result<Json<serde_json::V
 }
 
 /// A player's failure: a finished game is the client's mistake, the rest the server's.
-fn engine_error(e: PlayerError) -> ApiError {
+fn engine_error(e: EngineError) -> ApiError {
     match e {
-        PlayerError::GameOver(outcome) => {
+        EngineError::GameOver(outcome) => {
             ApiError::BadRequest(format!("the game is over: {outcome}"))
         }
         e => ApiError::Internal(e.to_string()),

@@ -1,4 +1,4 @@
-//! One solver slot's computer player: a [`Player`] for the last board the slot used, made
+//! One solver slot's computer player: a [`player::Engine`] for the last board the slot used, made
 //! anew (same table size) when a request brings another board.
 
 use std::fmt;
@@ -6,12 +6,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rastros_core::{Board, Position};
-use rastros_solver::player::{Choice, Level, Player, PlayerError, PositionAnalysis};
+use rastros_solver::player::{self, Choice, EngineError, Level, PositionAnalysis};
 use rastros_solver::{Book, SolverConfig};
 
 /// The player of one slot, and how to make one for another board.
 pub struct Engine {
-    player: Option<Player>,
+    player: Option<player::Engine>,
     config: SolverConfig,
     book: Option<Arc<Book>>,
 }
@@ -40,32 +40,32 @@ impl Engine {
 
     /// The player for `board`: the one kept when it is for `board` (its table and cache
     /// warm), or a new one replacing it (the old table is freed first).
-    fn player(&mut self, board: &'static Board) -> Result<&mut Player, PlayerError> {
+    fn player(&mut self, board: &'static Board) -> Result<&mut player::Engine, EngineError> {
         if self.board() != Some(board) {
             self.player = None;
             let book = self.book.clone().filter(|b| b.board() == board);
-            self.player = Some(Player::new(board, self.config, book)?);
+            self.player = Some(player::Engine::new(board, self.config, book)?);
         }
         Ok(self.player.as_mut().expect("just made"))
     }
 
-    /// Every legal move of `pos` judged ([`Player::analyze`]).
+    /// Every legal move of `pos` judged ([`player::Engine::analyze`]).
     pub fn analyze(
         &mut self,
         pos: &Position,
         deadline: Option<Instant>,
-    ) -> Result<PositionAnalysis, PlayerError> {
+    ) -> Result<PositionAnalysis, EngineError> {
         self.player(pos.board())?.analyze(pos, deadline)
     }
 
-    /// The move `level` plays ([`Player::choose`]).
+    /// The move `level` plays ([`player::Engine::choose`]).
     pub fn choose(
         &mut self,
         pos: &Position,
         level: Level,
         seed: u64,
         deadline: Option<Instant>,
-    ) -> Result<Choice, PlayerError> {
+    ) -> Result<Choice, EngineError> {
         self.player(pos.board())?.choose(pos, level, seed, deadline)
     }
 }

@@ -1,12 +1,12 @@
 //! The computer player: exact verdicts on positions and the moves of three levels, for the
 //! terminal game and the web server alike.
 //!
-//! A [`Player`] owns one [`Solver`] (its own table, warm for every position it is asked
+//! An [`Engine`] owns one [`Solver`] (its own table, warm for every position it is asked
 //! about) and may share an opening [`Book`] with other players. It answers two questions:
 //!
-//! - [`Player::analyze`]: the value and distance to the end (DTE) of a position for the side
+//! - [`Engine::analyze`]: the value and distance to the end (DTE) of a position for the side
 //!   to move, its optimal moves, and the value and DTE of every legal move;
-//! - [`Player::choose`]: the move a [`Level`] plays, its random choices drawn from a seed, so
+//! - [`Engine::choose`]: the move a [`Level`] plays, its random choices drawn from a seed, so
 //!   the same seed replays the same game.
 //!
 //! Both take an optional deadline. When it passes before the exact answer is known, the
@@ -17,17 +17,17 @@
 //! The book, when it holds a position, answers without search. Exact verdicts are also
 //! kept in a small cache of at most [`CACHE_POSITIONS`] positions.
 //!
-//! `Player` is the computer that plays; the two sides of the game are
+//! `Engine` is the computer that plays; the two sides of the game are
 //! [`rastros_core::Player`].
 //!
 //! ```
 //! use rastros_core::{Board, Position};
-//! use rastros_solver::player::{Level, Player};
+//! use rastros_solver::player::{Level, Engine};
 //! use rastros_solver::{SolverConfig, Value};
 //!
 //! let board = Board::new(5, 5).unwrap();
 //! let config = SolverConfig { hash_mb: 8, threads: 1, ..SolverConfig::default() };
-//! let mut player = Player::new(board, config, None).unwrap();
+//! let mut player = Engine::new(board, config, None).unwrap();
 //! // 5 . . . . 2
 //! // 4 . . . . .
 //! // 3 . . @ . .     the snail on c3, player 1 to move
@@ -66,7 +66,7 @@ use crate::solver::{terminal_score, Mode, SolveError, Solver, SolverConfig, Solv
 /// deadline passes.
 pub const STRONG_DEPTH: u32 = 6;
 
-/// Exact verdicts a [`Player`] keeps at most; the cache is emptied when it is full.
+/// Exact verdicts an [`Engine`] keeps at most; the cache is emptied when it is full.
 pub const CACHE_POSITIONS: usize = 4096;
 
 /// How well the computer plays.
@@ -139,12 +139,12 @@ impl fmt::Display for UnknownLevel {
 
 impl std::error::Error for UnknownLevel {}
 
-/// Why a [`Player`] could not be set up or could not answer.
+/// Why an [`Engine`] could not be set up or could not answer.
 #[derive(Debug)]
-pub enum PlayerError {
+pub enum EngineError {
     /// The solver could not be set up (table or threads).
     Setup(SolverError),
-    /// The book given to [`Player::new`] is for another board.
+    /// The book given to [`Engine::new`] is for another board.
     BookBoard {
         /// The player's board.
         player: String,
@@ -164,31 +164,31 @@ pub enum PlayerError {
     Watchdog(String),
 }
 
-impl fmt::Display for PlayerError {
+impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayerError::Setup(e) => e.fmt(f),
-            PlayerError::BookBoard { player, book } => {
+            EngineError::Setup(e) => e.fmt(f),
+            EngineError::BookBoard { player, book } => {
                 write!(
                     f,
                     "the book is for {book} but the player is set up for {player}"
                 )
             }
-            PlayerError::BoardMismatch { player, position } => write!(
+            EngineError::BoardMismatch { player, position } => write!(
                 f,
                 "the position is on a {position} board but the player is set up for {player}"
             ),
-            PlayerError::GameOver(o) => write!(f, "the game is already over ({o})"),
-            PlayerError::Watchdog(e) => write!(f, "cannot start the deadline watchdog: {e}"),
+            EngineError::GameOver(o) => write!(f, "the game is already over ({o})"),
+            EngineError::Watchdog(e) => write!(f, "cannot start the deadline watchdog: {e}"),
         }
     }
 }
 
-impl std::error::Error for PlayerError {}
+impl std::error::Error for EngineError {}
 
-impl From<SolverError> for PlayerError {
-    fn from(e: SolverError) -> PlayerError {
-        PlayerError::Setup(e)
+impl From<SolverError> for EngineError {
+    fn from(e: SolverError) -> EngineError {
+        EngineError::Setup(e)
     }
 }
 
@@ -222,7 +222,7 @@ pub struct Verdict {
     pub best_moves: Vec<u8>,
 }
 
-/// Everything [`Player::analyze`] says about a position.
+/// Everything [`Engine::analyze`] says about a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PositionAnalysis {
     /// WIN or LOSS for the side to move; `None` when not proven (inexact answers only).
@@ -260,17 +260,17 @@ struct Exact {
 /// A computer player for one board: exact verdicts from an optional shared book and its own
 /// solver, and the moves of each [`Level`].
 ///
-/// A `Player` answers one question at a time (`&mut self`) and is [`Send`]: a server keeps
+/// An `Engine` answers one question at a time (`&mut self`) and is [`Send`]: a server keeps
 /// a pool of them, one per concurrent request, sharing one `Arc<Book>`.
-pub struct Player {
+pub struct Engine {
     solver: Solver,
     book: Option<Arc<Book>>,
     cache: HashMap<Position, Exact>,
 }
 
-impl fmt::Debug for Player {
+impl fmt::Debug for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Player")
+        f.debug_struct("Engine")
             .field("solver", &self.solver)
             .field("book", &self.book)
             .field("cached", &self.cache.len())
@@ -278,23 +278,23 @@ impl fmt::Debug for Player {
     }
 }
 
-impl Player {
+impl Engine {
     /// A player for `board` with a solver set up by `config` and, if given, a book of that
     /// board to answer the positions it holds.
     pub fn new(
         board: &'static Board,
         config: SolverConfig,
         book: Option<Arc<Book>>,
-    ) -> Result<Player, PlayerError> {
+    ) -> Result<Engine, EngineError> {
         if let Some(book) = &book {
             if book.board() != board {
-                return Err(PlayerError::BookBoard {
+                return Err(EngineError::BookBoard {
                     player: board.to_string(),
                     book: book.board().to_string(),
                 });
             }
         }
-        Ok(Player {
+        Ok(Engine {
             solver: Solver::new(board, config)?,
             book,
             cache: HashMap::new(),
@@ -319,7 +319,7 @@ impl Player {
         self.solver.interrupt_flag()
     }
 
-    /// Whether the exact verdict on `pos` is cached, so [`verdict`](Player::verdict) answers
+    /// Whether the exact verdict on `pos` is cached, so [`verdict`](Engine::verdict) answers
     /// without a search.
     pub fn is_cached(&self, pos: &Position) -> bool {
         self.cache.contains_key(pos)
@@ -327,12 +327,12 @@ impl Player {
 
     /// The value, DTE and optimal moves of `pos` for its side to move: exact (from the
     /// cache, the book or the solver) unless `deadline` passes first. About half the work of
-    /// [`analyze`](Player::analyze), which also scores every move.
+    /// [`analyze`](Engine::analyze), which also scores every move.
     pub fn verdict(
         &mut self,
         pos: &Position,
         deadline: Option<Instant>,
-    ) -> Result<Verdict, PlayerError> {
+    ) -> Result<Verdict, EngineError> {
         self.check(pos)?;
         Ok(match self.exact_verdict(pos, deadline)? {
             Some(exact) => Verdict {
@@ -363,7 +363,7 @@ impl Player {
         &mut self,
         pos: &Position,
         deadline: Option<Instant>,
-    ) -> Result<PositionAnalysis, PlayerError> {
+    ) -> Result<PositionAnalysis, EngineError> {
         self.check(pos)?;
         let Some(scores) = self.exact_moves(pos, deadline)? else {
             return Ok(estimate(pos));
@@ -397,7 +397,7 @@ impl Player {
         level: Level,
         seed: u64,
         deadline: Option<Instant>,
-    ) -> Result<Choice, PlayerError> {
+    ) -> Result<Choice, EngineError> {
         self.check(pos)?;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         // Easy's coin comes first: heads, an optimal move; tails, any legal move.
@@ -429,16 +429,16 @@ impl Player {
     }
 
     /// Refuses positions of another board and finished games.
-    fn check(&self, pos: &Position) -> Result<(), PlayerError> {
+    fn check(&self, pos: &Position) -> Result<(), EngineError> {
         if pos.board() != self.board() {
-            return Err(PlayerError::BoardMismatch {
+            return Err(EngineError::BoardMismatch {
                 player: self.board().to_string(),
                 position: pos.board().to_string(),
             });
         }
         match pos.outcome() {
             Outcome::InProgress => Ok(()),
-            outcome => Err(PlayerError::GameOver(outcome)),
+            outcome => Err(EngineError::GameOver(outcome)),
         }
     }
 
@@ -449,7 +449,7 @@ impl Player {
         &mut self,
         pos: &Position,
         deadline: Option<Instant>,
-    ) -> Result<Option<Exact>, PlayerError> {
+    ) -> Result<Option<Exact>, EngineError> {
         if let Some(exact) = self.cache.get(pos) {
             return Ok(Some(exact.clone()));
         }
@@ -486,7 +486,7 @@ impl Player {
         &mut self,
         pos: &Position,
         deadline: Option<Instant>,
-    ) -> Result<Option<Vec<(u8, Score)>>, PlayerError> {
+    ) -> Result<Option<Vec<(u8, Score)>>, EngineError> {
         if let Some(moves) = self.cache.get(pos).and_then(|e| e.moves.clone()) {
             return Ok(Some(moves));
         }
@@ -525,7 +525,7 @@ impl Player {
         &mut self,
         deadline: Option<Instant>,
         work: impl FnOnce(&Solver) -> Result<T, SolveError>,
-    ) -> Result<Option<T>, PlayerError> {
+    ) -> Result<Option<T>, EngineError> {
         let result = match deadline {
             None => work(&self.solver),
             Some(deadline) => {
@@ -542,7 +542,7 @@ impl Player {
                             flag.store(true, SeqCst);
                         }
                     })
-                    .map_err(|e| PlayerError::Watchdog(e.to_string()))?;
+                    .map_err(|e| EngineError::Watchdog(e.to_string()))?;
                 let result = work(&self.solver);
                 drop(done);
                 let _ = watchdog.join();
@@ -553,9 +553,9 @@ impl Player {
         match result {
             Ok(v) => Ok(Some(v)),
             Err(SolveError::Interrupted) => Ok(None),
-            Err(SolveError::GameOver(o)) => Err(PlayerError::GameOver(o)),
+            Err(SolveError::GameOver(o)) => Err(EngineError::GameOver(o)),
             Err(SolveError::BoardMismatch { solver, position }) => {
-                Err(PlayerError::BoardMismatch {
+                Err(EngineError::BoardMismatch {
                     player: solver,
                     position,
                 })

@@ -13,7 +13,7 @@ use rand::{RngExt, SeedableRng};
 use rastros_core::{Board, Outcome, Position};
 use rastros_solver::book::{Book, BookBuilder, BuildOutcome};
 use rastros_solver::player::{
-    best_of, strong_moves, strong_scores, Level, MoveVerdict, Player, PlayerError, STRONG_DEPTH,
+    best_of, strong_moves, strong_scores, Engine, EngineError, Level, MoveVerdict, STRONG_DEPTH,
 };
 use rastros_solver::{Mode, Solver, SolverConfig, Value};
 
@@ -29,8 +29,8 @@ fn solver(board: &'static Board) -> Solver {
     Solver::new(board, config()).unwrap()
 }
 
-fn new_player(board: &'static Board) -> Player {
-    Player::new(board, config(), None).unwrap()
+fn new_player(board: &'static Board) -> Engine {
+    Engine::new(board, config(), None).unwrap()
 }
 
 fn sized(w: u32, h: u32) -> &'static Board {
@@ -117,7 +117,7 @@ fn analysis_equals_the_solver_move_scores() {
             }
             // The cheaper verdict says the same, from the cache or a fresh player.
             let v = player.verdict(&pos, None).unwrap();
-            let fresh = Player::new(board, config(), None)
+            let fresh = Engine::new(board, config(), None)
                 .unwrap()
                 .verdict(&pos, None)
                 .unwrap();
@@ -166,7 +166,7 @@ fn the_perfect_level_plays_only_optimal_moves_and_every_one_of_them() {
 /// from `rng`; the winner and the number of plies played.
 fn play_out(
     pos: Position,
-    player: &mut Player,
+    player: &mut Engine,
     level: Level,
     rng: &mut ChaCha8Rng,
 ) -> (rastros_core::Player, u32) {
@@ -260,14 +260,14 @@ fn easy_plays_an_optimal_move_about_three_times_in_four_when_half_the_moves_are_
 fn strong_takes_a_goal_in_one_and_avoids_the_opponents() {
     let board = sized(5, 5);
     let mut player = new_player(board);
-    // Player 1 on b2 enters a1 at once, whatever the seed.
+    // Engine 1 on b2 enters a1 at once, whatever the seed.
     let p1 = Position::start(board, "b2".parse().unwrap()).unwrap();
     assert_eq!(strong_moves(&p1, STRONG_DEPTH), vec![0]);
     for seed in 0..8 {
         let choice = player.choose(&p1, Level::Strong, seed, None).unwrap();
         assert_eq!(choice.cell, 0);
     }
-    // Player 2 next to a1 never steps into it while another move exists.
+    // Engine 2 next to a1 never steps into it while another move exists.
     let p2 = Position::centre(board).unwrap().play_moves("b2").unwrap();
     let moves = strong_moves(&p2, STRONG_DEPTH);
     assert!(!moves.is_empty() && !moves.contains(&0), "{moves:?}");
@@ -314,7 +314,7 @@ fn strong_finds_every_win_within_six_plies() {
 fn the_same_seed_replays_the_same_game_and_another_seed_another() {
     let board = sized(6, 6);
     let start = Position::start(board, "c3".parse().unwrap()).unwrap();
-    let game = |player: &mut Player, level: Level, seed: u64| {
+    let game = |player: &mut Engine, level: Level, seed: u64| {
         let mut seeds = ChaCha8Rng::seed_from_u64(seed);
         let mut pos = start;
         let mut line = Vec::new();
@@ -470,7 +470,7 @@ fn book_backed_answers_equal_the_solver_answers() {
     let start = Position::start(board, "c3".parse().unwrap()).unwrap();
     let depth = 3;
     let book = Arc::new(build_book(start, depth));
-    let mut with_book = Player::new(board, config(), Some(Arc::clone(&book))).unwrap();
+    let mut with_book = Engine::new(board, config(), Some(Arc::clone(&book))).unwrap();
     let mut without = new_player(board);
     let mut rng = ChaCha8Rng::seed_from_u64(8);
     let mut positions = vec![start];
@@ -510,8 +510,8 @@ fn book_backed_answers_equal_the_solver_answers() {
     }
     // A book of another board is refused.
     let other = Arc::new(build_book(Position::centre(sized(5, 5)).unwrap(), 1));
-    match Player::new(board, config(), Some(other)) {
-        Err(e @ PlayerError::BookBoard { .. }) => {
+    match Engine::new(board, config(), Some(other)) {
+        Err(e @ EngineError::BookBoard { .. }) => {
             assert_eq!(
                 e.to_string(),
                 "the book is for 5x5 but the player is set up for 6x5"
@@ -532,11 +532,11 @@ fn finished_games_and_other_boards_are_refused() {
     assert!(won.is_over());
     assert!(matches!(
         player.analyze(&won, None),
-        Err(PlayerError::GameOver(Outcome::Won { .. }))
+        Err(EngineError::GameOver(Outcome::Won { .. }))
     ));
     assert!(matches!(
         player.choose(&won, Level::Easy, 0, None),
-        Err(PlayerError::GameOver(_))
+        Err(EngineError::GameOver(_))
     ));
     let other = Position::standard();
     let e = player.choose(&other, Level::Strong, 0, None).unwrap_err();
@@ -546,7 +546,7 @@ fn finished_games_and_other_boards_are_refused() {
     );
     assert!(matches!(
         player.verdict(&other, None),
-        Err(PlayerError::BoardMismatch { .. })
+        Err(EngineError::BoardMismatch { .. })
     ));
 }
 
@@ -558,7 +558,7 @@ fn players_move_between_threads_and_share_a_book() {
     let book = Arc::new(build_book(start, 2));
     let handles: Vec<_> = (0..2)
         .map(|i| {
-            let mut p = Player::new(board, config(), Some(Arc::clone(&book))).unwrap();
+            let mut p = Engine::new(board, config(), Some(Arc::clone(&book))).unwrap();
             send(&p);
             std::thread::spawn(move || p.choose(&start, Level::Perfect, i, None).unwrap())
         })

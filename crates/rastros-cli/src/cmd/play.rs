@@ -29,7 +29,7 @@ use clap::{Args, ValueEnum};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rastros_core::{BoardSize, Cell, EndReason, Outcome, Player, Position};
-use rastros_solver::player::{self, Level, PlayerError};
+use rastros_solver::player::{self, EngineError, Level};
 use rastros_solver::{SolverConfig, Value};
 
 use crate::args::CliError;
@@ -145,7 +145,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         ..SolverConfig::default()
     };
     let book = opening_book(args.book.as_deref(), &start)?.map(Arc::new);
-    let computer = player::Player::new(board, config, book)?;
+    let computer = player::Engine::new(board, config, book)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     // From here on Ctrl-C stops the computer's search (its solver's flag) and the game
     // (`ctrl_c`, which the game polls while it waits for a line).
@@ -234,7 +234,7 @@ enum Ended {
 #[derive(Debug)]
 enum Stop {
     Io(io::Error),
-    Solve(PlayerError),
+    Solve(EngineError),
     /// Ctrl-C came.
     Interrupted,
 }
@@ -245,8 +245,8 @@ impl From<io::Error> for Stop {
     }
 }
 
-impl From<PlayerError> for Stop {
-    fn from(e: PlayerError) -> Stop {
+impl From<EngineError> for Stop {
+    fn from(e: EngineError) -> Stop {
         Stop::Solve(e)
     }
 }
@@ -270,7 +270,7 @@ impl Game {
 /// The games of one run of `rastros play`, with its input and output.
 struct Session<L, W> {
     setup: Setup,
-    computer: player::Player,
+    computer: player::Engine,
     /// The seeds of the computer's moves, one drawn for each move.
     seeds: ChaCha8Rng,
     /// Which side the person plays with `--side random`.
@@ -289,7 +289,7 @@ struct Session<L, W> {
 }
 
 impl<L: Lines, W: Write> Session<L, W> {
-    fn new(setup: Setup, computer: player::Player, input: L, out: W, echo: bool) -> Self {
+    fn new(setup: Setup, computer: player::Engine, input: L, out: W, echo: bool) -> Self {
         let game = Game {
             pos: setup.start,
             human: Player::One,
@@ -678,13 +678,13 @@ mod tests {
     }
 
     /// A small computer for `setup`.
-    fn computer(setup: &Setup) -> player::Player {
+    fn computer(setup: &Setup) -> player::Engine {
         let config = SolverConfig {
             hash_mb: 8,
             threads: 1,
             ..SolverConfig::default()
         };
-        player::Player::new(setup.start.board(), config, None).unwrap()
+        player::Engine::new(setup.start.board(), config, None).unwrap()
     }
 
     /// Plays a whole session on `input` in-process; the output.
