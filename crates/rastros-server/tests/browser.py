@@ -322,13 +322,18 @@ def main():
         check("2x2 starts without an error", driver.find_element(By.ID, "note").text == "")
 
         # Board text that is not WxH: a message naming it, and the game on screen stays.
+        def refused(field, text):
+            """Types `text` into the setup field `field`, presses New game, and returns the
+            field and the message the page shows."""
+            element = driver.find_element(By.ID, field)
+            element.clear()
+            element.send_keys(text)
+            driver.find_element(By.ID, "new").click()
+            wait.until(lambda d: d.find_element(By.ID, "note").text != "")
+            return element, driver.find_element(By.ID, "note").text
+
         url_before = driver.current_url
-        size = driver.find_element(By.ID, "board-size")
-        size.clear()
-        size.send_keys("abc")
-        driver.find_element(By.ID, "new").click()
-        wait.until(lambda d: d.find_element(By.ID, "note").text != "")
-        note = driver.find_element(By.ID, "note").text
+        size, note = refused("board-size", "abc")
         check("a board that is not WxH is refused with a message", note.startswith("There is no abc board"), repr(note))
         check(
             "a refused board starts no game",
@@ -350,12 +355,7 @@ def main():
         # A start cell off the board: a message in the page's language, and no stale board.
         Select(driver.find_element(By.ID, "lang")).select_by_value("fr")
         wait.until(lambda d: d.find_element(By.ID, "new").text == "Nouvelle partie")
-        start = driver.find_element(By.ID, "start")
-        start.clear()
-        start.send_keys("zz9")
-        driver.find_element(By.ID, "new").click()
-        wait.until(lambda d: d.find_element(By.ID, "note").text != "")
-        note = driver.find_element(By.ID, "note").text
+        _, note = refused("start", "zz9")
         check("a bad start cell is explained in French", note.startswith("La case de départ zz9"), repr(note))
         check("the example start cell is the board's middle", "comme d4" in note, repr(note))
         check("a bad start cell leaves no board to click", not driver.find_elements(By.CSS_SELECTOR, "[data-cell]"))
