@@ -378,9 +378,60 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     h
 }
 
+/// `text` with control characters escaped (`\u{1b}`) and cut after `max` characters with
+/// `…`: what a file holds, fit to be printed in a one-line error. The characters that
+/// reorder, hide or break a line of text on screen (bidirectional controls, zero-width
+/// ones, line and paragraph separators, the byte order mark) are escaped too.
+fn printable(text: &str, max: usize) -> String {
+    let hidden = |c: char| {
+        matches!(
+            c,
+            '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}'
+        )
+    };
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        if c.is_control() || hidden(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `text` from a file quoted for an error: in single quotes, [`printable`], at most 60
+/// characters.
+pub(crate) fn quote(text: &str) -> String {
+    format!("'{}'", printable(text, 60))
+}
+
+/// The reason a file is refused for, [`printable`] and at most 300 characters (the
+/// position and cell parsers quote what the file holds).
+pub(crate) fn tame(reason: &str) -> String {
+    printable(reason, 300)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printable_escapes_what_would_change_the_line_on_screen_and_cuts_by_characters() {
+        assert_eq!(printable("a\x1b[2Jb", 60), "a\\u{1b}[2Jb");
+        // Right-to-left override, zero-width space, line separator, byte order mark.
+        assert_eq!(
+            printable("x\u{202E}y\u{200B}z\u{2028}w\u{FEFF}", 60),
+            "x\\u{202e}y\\u{200b}z\\u{2028}w\\u{feff}"
+        );
+        // Cut after a number of characters, never inside one.
+        assert_eq!(printable("ééééé", 3), "ééé…");
+        assert_eq!(printable("plain", 60), "plain");
+    }
 
     #[test]
     fn a_failed_write_leaves_the_old_file_and_no_temporary() {

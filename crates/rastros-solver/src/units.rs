@@ -78,8 +78,8 @@ use std::path::{Path, PathBuf};
 
 use rastros_core::{Outcome, Position};
 
-use crate::fsio::{self, IoError};
-use crate::roots::{cell_names, check_line, check_pv, parse_cell, quote, tame};
+use crate::fsio::{self, quote, tame, IoError};
+use crate::roots::{cell_names, check_line, check_pv, parse_cell};
 use crate::score::{Score, Value};
 use crate::search::Stats;
 use crate::solver::{terminal_score, Analysis, Mode, SolveError, Solver};
