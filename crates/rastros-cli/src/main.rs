@@ -51,7 +51,6 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    restore_broken_pipe_default();
     let parsed = negative_values_allowed(Cli::command())
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m));
@@ -59,6 +58,13 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return argument_error(e),
     };
+    // The server writes to its clients' connections, and a client that hangs up must end
+    // only its own connection: it keeps the runtime's "ignore" (a write then fails with
+    // EPIPE). Every other command prints to standard output and ends quietly when that pipe
+    // closes.
+    if !matches!(cli.command, Command::Serve(_)) {
+        restore_broken_pipe_default();
+    }
     let result = match cli.command {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Solve(a) => cmd::solve::run(a),
@@ -112,6 +118,7 @@ fn negative_values_allowed(cmd: clap::Command) -> clap::Command {
 /// `--help` gives them).
 fn argument_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
+    restore_broken_pipe_default();
     if !e.use_stderr() || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
         e.exit();
     }
@@ -138,11 +145,12 @@ fn argument_error(e: clap::Error) -> ExitCode {
 
 /// Output piped into a reader that stops early (`rastros split ... | head -1`) should end
 /// the program quietly, as for any Unix tool, not make `println!` panic: restore the
-/// default action of SIGPIPE, which the Rust runtime sets to "ignore".
+/// default action of SIGPIPE, which the Rust runtime sets to "ignore". Not for `serve`,
+/// whose sockets would then kill the whole server when one client hangs up.
 fn restore_broken_pipe_default() {
     #[cfg(unix)]
-    // SAFETY: called first thing in `main`, before any thread exists; SIG_DFL is a valid
-    // disposition for SIGPIPE.
+    // SAFETY: called in `main` before the command runs, so before any thread exists;
+    // SIG_DFL is a valid disposition for SIGPIPE.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }

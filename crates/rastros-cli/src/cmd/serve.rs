@@ -1,5 +1,6 @@
 //! `rastros serve`: the web page and JSON API (see `rastros_server`).
 
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -66,7 +67,10 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
         );
     }
     rastros_server::run(args.listen, &config, |addr| {
-        println!("listening on http://{addr}/");
+        // SIGPIPE is ignored while serving (see `main`): a closed standard output makes this
+        // line fail, which must not stop the server.
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "listening on http://{addr}/").and_then(|()| out.flush());
     })
     .map_err(|e| CliError(format!("--listen {}: {e}", args.listen)))
 }
