@@ -49,13 +49,19 @@ impl Server {
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
         let mut line = String::new();
         stdout.read_line(&mut line).unwrap();
-        let addr = line
+        let addr = match line
             .trim()
             .strip_prefix("listening on http://")
             .and_then(|a| a.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .parse()
-            .unwrap();
+            .and_then(|a| a.parse().ok())
+        {
+            Some(addr) => addr,
+            None => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("no address in {line:?}");
+            }
+        };
         let stderr = Arc::new(Mutex::new(String::new()));
         let mut err = child.stderr.take().unwrap();
         let sink = Arc::clone(&stderr);

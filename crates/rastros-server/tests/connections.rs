@@ -62,6 +62,18 @@ fn until_closed(stream: &mut TcpStream) -> (String, Duration) {
     (String::from_utf8_lossy(&got).into_owned(), clock.elapsed())
 }
 
+/// `GET path` with `Connection: close` on `stream`: the answer, and how long it took from
+/// the request sent to the connection closed.
+fn get(stream: &mut TcpStream, path: &str) -> (String, Duration) {
+    let addr = stream.peer_addr().unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    until_closed(stream)
+}
+
 #[test]
 fn a_client_that_never_finishes_its_headers_is_cut_off() {
     let limits = Limits {
@@ -72,13 +84,7 @@ fn a_client_that_never_finishes_its_headers_is_cut_off() {
     let (_runtime, addr, _server) = start(limits, stopped);
 
     // A whole request is answered.
-    let mut ok = TcpStream::connect(addr).unwrap();
-    write!(
-        ok,
-        "GET /api/rules?lang=de HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let (answer, _) = until_closed(&mut ok);
+    let (answer, _) = get(&mut TcpStream::connect(addr).unwrap(), "/api/rules?lang=de");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains("Schleimspur"), "{answer}");
 
@@ -162,13 +168,7 @@ fn a_client_that_pipelines_and_never_reads_is_cut_off_after_the_write_stall_limi
     assert!(took < Duration::from_secs(15), "{took:?}");
 
     // The server itself is fine.
-    let mut ok = TcpStream::connect(addr).unwrap();
-    write!(
-        ok,
-        "GET /api/rules HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let (answer, _) = until_closed(&mut ok);
+    let (answer, _) = get(&mut TcpStream::connect(addr).unwrap(), "/api/rules");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     let _ = stop.send(());
 }
@@ -187,15 +187,7 @@ fn connections_past_the_cap_wait_for_one_to_end() {
     let mut idle: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(addr).unwrap()).collect();
     std::thread::sleep(Duration::from_millis(100));
     // A third is answered, but only once one of them is cut off.
-    let mut third = TcpStream::connect(addr).unwrap();
-    let clock = Instant::now();
-    write!(
-        third,
-        "GET /api/rules HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let (answer, _) = until_closed(&mut third);
-    let waited = clock.elapsed();
+    let (answer, waited) = get(&mut TcpStream::connect(addr).unwrap(), "/api/rules");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(waited >= Duration::from_millis(400), "{waited:?}");
     for client in &mut idle {
