@@ -1,6 +1,6 @@
-//! `rastros serve` as the binary runs it, under hostile clients on loopback: the process's
-//! signal dispositions, start-up checks and connection limits live in the binary, so these
-//! tests start the real `rastros serve` (one small server per test, bounded in time).
+//! `rastros serve` as the binary runs it, on loopback: the process's signal dispositions
+//! (a client that hangs up, SIGTERM), its start-up checks and its log live in the binary,
+//! so these tests start the real `rastros serve` (small servers, each bounded in time).
 
 mod common;
 
@@ -8,9 +8,9 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use common::{command, scratch};
+use common::{command, scratch, TIME_LIMIT};
 
 /// A running `rastros serve` on a free loopback port; killed when dropped.
 struct Server {
@@ -35,7 +35,12 @@ impl Server {
             "1",
         ];
         args.extend_from_slice(extra);
-        let mut child = command(&args)
+        Server::spawn(command(&args), dir)
+    }
+
+    /// Spawns `cmd` (a `rastros serve`) in `dir` and waits for its "listening on" line.
+    fn spawn(mut cmd: std::process::Command, dir: tempfile::TempDir) -> Server {
+        let mut child = cmd
             .current_dir(dir.path())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -44,13 +49,19 @@ impl Server {
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
         let mut line = String::new();
         stdout.read_line(&mut line).unwrap();
-        let addr = line
+        let addr = match line
             .trim()
             .strip_prefix("listening on http://")
             .and_then(|a| a.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .parse()
-            .unwrap();
+            .and_then(|a| a.parse().ok())
+        {
+            Some(addr) => addr,
+            None => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("no address in {line:?}");
+            }
+        };
         let stderr = Arc::new(Mutex::new(String::new()));
         let mut err = child.stderr.take().unwrap();
         let sink = Arc::clone(&stderr);
@@ -81,6 +92,33 @@ impl Server {
                 self.stderr.lock().unwrap()
             );
         }
+    }
+
+    /// Sends SIGTERM, as `systemctl stop` does, and waits (at most 10 s) for the end: the
+    /// exit code, everything said on standard error, and how long the stop took.
+    fn terminate(mut self) -> (Option<i32>, String, Duration) {
+        let clock = Instant::now();
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                clock.elapsed() < Duration::from_secs(10),
+                "still running 10 s after SIGTERM\n{}",
+                self.stderr.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let took = clock.elapsed();
+        // The standard error reader ends with the process.
+        std::thread::sleep(Duration::from_millis(100));
+        let stderr = self.stderr.lock().unwrap().clone();
+        (status.code(), stderr, took)
     }
 
     /// One request on a fresh connection, read to the end (`Connection: close`).
@@ -185,4 +223,141 @@ fn printing_commands_still_end_quietly_on_a_closed_pipe() {
     assert!(!run.panicked(), "{}", run.stderr);
     assert_eq!(run.code, None, "not ended by the signal: {}", run.stderr);
     assert!(run.stderr.is_empty(), "{}", run.stderr);
+}
+
+#[test]
+fn sigterm_finishes_the_request_under_way_and_stops() {
+    // No book (an empty folder), so a 7x7 analysis searches until its 1.5 s budget.
+    let server = Server::start(&["--move-time-ms", "1500"]);
+    let addr = server.addr;
+    let slow = std::thread::spawn(move || {
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let body = r#"{"board":"7x7","start":"d4","moves":[]}"#;
+        stream
+            .write_all(raw_request("POST", "/api/analyze", body, "keep-alive").as_bytes())
+            .unwrap();
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        String::from_utf8_lossy(&answer).into_owned()
+    });
+    std::thread::sleep(Duration::from_millis(400));
+    let (code, stderr, took) = server.terminate();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    let answer = slow.join().unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains(r#""exact":false"#), "{answer}");
+    // The port is closed.
+    assert!(TcpStream::connect(addr).is_err());
+}
+
+#[test]
+fn one_log_line_per_request_unless_quiet() {
+    let server = Server::start(&[]);
+    assert!(server
+        .request("GET", "/api/rules?lang=de", "")
+        .starts_with("HTTP/1.1 200"));
+    assert!(server
+        .request("GET", "/no/such/file", "")
+        .starts_with("HTTP/1.1 404"));
+    assert!(server
+        .request("POST", "/api/analyze", "{")
+        .starts_with("HTTP/1.1 400"));
+    let (code, stderr, _) = server.terminate();
+    assert_eq!(code, Some(0), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    for (line, (method, path, status)) in lines.iter().zip([
+        ("GET", "/api/rules", 200),
+        ("GET", "/no/such/file", 404),
+        ("POST", "/api/analyze", 400),
+    ]) {
+        // `2026-01-01T12:00:00.000000Z  INFO request{method=GET path=/x}: answered
+        // status=200 ms=3`: a UTC time, the method and path (no query), status, milliseconds.
+        let (time, rest) = line.split_once(' ').unwrap();
+        assert!(time.ends_with('Z') && time.contains('T'), "{line}");
+        let expected =
+            format!("INFO request{{method={method} path={path}}}: answered status={status} ms=");
+        let ms = rest
+            .trim_start()
+            .strip_prefix(&expected)
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(ms.parse::<u64>().is_ok(), "{line}");
+    }
+
+    let quiet = Server::start(&["--quiet"]);
+    assert!(quiet
+        .request("GET", "/api/rules", "")
+        .starts_with("HTTP/1.1 200"));
+    let (code, stderr, _) = quiet.terminate();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stderr, "");
+}
+
+/// `rastros serve args` started by a shell after `limits` (`ulimit -v KiB && ...`).
+fn serve_under(limits: &str, args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("{limits} && exec \"$0\" serve \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_rastros"))
+        .args(args)
+        .stdin(Stdio::null());
+    cmd
+}
+
+#[test]
+fn limits_the_machine_cannot_give_are_refused_before_listening() {
+    // 4 GB of address space: a 64 GiB table cannot be had, so the server does not start
+    // (it answered 500 to every analysis when tables were made per request).
+    let args = [
+        "--listen",
+        "127.0.0.1:0",
+        "--hash-mb",
+        "65536",
+        "--threads",
+        "1",
+    ];
+    let run = common::run_command(serve_under("ulimit -v 4000000", &args), TIME_LIMIT);
+    assert!(!run.panicked(), "{}", run.stderr);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "rastros: error: --hash-mb 65536: cannot allocate a table of 68719476736 bytes \
+         (solver slot 1 of 1)\n"
+    );
+    assert_eq!(run.stdout, "", "it listened");
+
+    // 100 open files cannot hold 256 connections.
+    let args = ["--listen", "127.0.0.1:0"];
+    let run = common::run_command(serve_under("ulimit -n 100", &args), TIME_LIMIT);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("rastros: error: --max-connections 256: the open-file limit is 100"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "", "it listened");
+
+    // Under the same limits, a table and a connection cap that fit start as usual.
+    let args = [
+        "--listen",
+        "127.0.0.1:0",
+        "--hash-mb",
+        "64",
+        "--threads",
+        "1",
+        "--max-connections",
+        "30",
+    ];
+    let cmd = serve_under("ulimit -v 4000000 && ulimit -n 100", &args);
+    let server = Server::spawn(cmd, scratch());
+    assert!(server
+        .request("GET", "/api/rules", "")
+        .starts_with("HTTP/1.1 200"));
+    let answer = server.request("POST", "/api/analyze", ANALYSIS);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }

@@ -49,6 +49,12 @@ impl Engine {
         Ok(self.player.as_mut().expect("just made"))
     }
 
+    /// Makes the player for `board` now (its table allocated), so that a table that cannot
+    /// be allocated is found before the first request.
+    pub fn prepare(&mut self, board: &'static Board) -> Result<(), EngineError> {
+        self.player(board).map(|_| ())
+    }
+
     /// Every legal move of `pos` judged ([`player::Engine::analyze`]).
     pub fn analyze(
         &mut self,

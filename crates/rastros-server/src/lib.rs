@@ -2,8 +2,10 @@
 //!
 //! - [`router`] builds the whole service from a [`Config`]: the page's assets (embedded in
 //!   the binary) and the API (`/api/analyze`, `/api/move`, `/api/position`, `/api/rules`,
-//!   `/api/texts`), with a body limit and a time limit as layers;
-//! - [`serve`] runs it on a listener until Ctrl-C;
+//!   `/api/texts`), with a body limit, a time limit and a log line per request (`tracing`)
+//!   as layers; [`try_router`] also allocates every slot's table first;
+//! - [`serve`] runs it on a listener until Ctrl-C or SIGTERM, within the connection
+//!   [`Limits`];
 //! - [`slots`]: the solver slots, bounded in number and table memory;
 //! - [`engine`]: the computer's answers for one request;
 //! - [`error`]: every failure as a status code and `{"error":"..."}`.
@@ -13,6 +15,7 @@
 
 pub mod api;
 pub mod assets;
+mod conn;
 pub mod engine;
 pub mod error;
 pub mod slots;
@@ -32,6 +35,7 @@ use rastros_core::Board;
 use rastros_solver::{Book, BookError, SolverConfig};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
 
 use crate::error::ApiError;
 use crate::slots::Slots;
@@ -91,21 +95,71 @@ pub struct AppState {
     body_limit: usize,
 }
 
-/// The whole service: page, API and layers.
+/// A server that cannot start: its one-line message names what to change.
+#[derive(Debug)]
+pub enum StartError {
+    /// A slot's table (or player) could not be made: `--hash-mb` is more than the machine
+    /// gives.
+    Tables {
+        /// The slot, from 1.
+        slot: usize,
+        /// How many slots there are.
+        slots: usize,
+        /// Why.
+        error: rastros_solver::player::EngineError,
+    },
+    /// The address could not be bound, or the runtime not started.
+    Listen(std::io::Error),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Tables { slot, slots, error } => {
+                write!(f, "{error} (solver slot {slot} of {slots})")
+            }
+            StartError::Listen(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// The whole service: page, API and layers. Each slot makes its table on its first
+/// request; [`try_router`] makes them at once.
 pub fn router(config: &Config) -> Router {
+    router_with(config, slots(config))
+}
+
+/// [`router`], with every slot's player for the standard board made first, its table
+/// allocated: a table the machine cannot give is refused here, before the server listens,
+/// rather than answered 500 on every request.
+pub fn try_router(config: &Config) -> Result<Router, StartError> {
+    let slots = slots(config);
+    slots
+        .prepare(Board::standard())
+        .map_err(|(i, error)| StartError::Tables {
+            slot: i + 1,
+            slots: config.slots.max(1),
+            error,
+        })?;
+    Ok(router_with(config, slots))
+}
+
+/// The solver slots `config` asks for (each table made on first use).
+fn slots(config: &Config) -> Slots {
     let slots = config.slots.max(1);
     let solver = SolverConfig {
         hash_mb: (config.hash_mb / slots).max(1),
         threads: 1,
         ..SolverConfig::default()
     };
+    Slots::new(slots, solver, config.book.clone(), config.busy_wait)
+}
+
+fn router_with(config: &Config, slots: Slots) -> Router {
     let state = Arc::new(AppState {
-        slots: Arc::new(Slots::new(
-            slots,
-            solver,
-            config.book.clone(),
-            config.busy_wait,
-        )),
+        slots: Arc::new(slots),
         move_time: config.move_time,
         body_limit: config.body_limit,
     });
@@ -130,6 +184,31 @@ pub fn router(config: &Config) -> Router {
             json_errors(req, next, body_limit)
         }))
         .layer(middleware::from_fn(security_headers))
+        // One log line per request; failures are not logged twice (the status says them).
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(request_span)
+                .on_request(())
+                .on_response(request_answered)
+                .on_body_chunk(())
+                .on_eos(())
+                .on_failure(()),
+        )
+}
+
+/// The span of one request for the log: its method and path (not the query string).
+fn request_span(req: &Request) -> tracing::Span {
+    tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
+}
+
+/// The log's line for one request, at INFO when the answer's head is ready, inside
+/// [`request_span`]: `request{method=GET path=/api/rules}: answered status=200 ms=3`.
+fn request_answered(res: &Response, took: Duration, _: &tracing::Span) {
+    tracing::info!(
+        status = res.status().as_u16(),
+        ms = took.as_millis(),
+        "answered"
+    );
 }
 
 /// Headers for every answer: media types are not guessed, the page runs only its own files
@@ -198,31 +277,75 @@ async fn json_errors(req: Request, next: Next, body_limit: usize) -> Response {
     error.into_response()
 }
 
-/// Binds `listen`, calls `ready` with the address bound (the real port when `listen` asks
-/// for port 0), and serves `config`'s router until Ctrl-C, on a runtime of its own.
+/// Makes the service (every table allocated, [`try_router`]), binds `listen`, calls
+/// `ready` with the address bound (the real port when `listen` asks for port 0), and serves
+/// until Ctrl-C or SIGTERM within `limits`, on a runtime of its own. Nothing listens
+/// unless every table could be made.
 pub fn run(
     listen: std::net::SocketAddr,
     config: &Config,
+    limits: Limits,
     ready: impl FnOnce(std::net::SocketAddr),
-) -> std::io::Result<()> {
+) -> Result<(), StartError> {
+    let router = try_router(config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .build()?;
+        .build()
+        .map_err(StartError::Listen)?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(listen).await?;
-        ready(listener.local_addr()?);
-        serve(listener, router(config)).await
+        // The signals are caught from before the first client can connect.
+        let stop = stop_signal().map_err(StartError::Listen)?;
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .map_err(StartError::Listen)?;
+        ready(listener.local_addr().map_err(StartError::Listen)?);
+        serve_until(listener, router, limits, stop)
+            .await
+            .map_err(StartError::Listen)
     })
 }
 
-/// Time limits of the connections themselves (each request's own limits are layers of
-/// the [`router`]).
+/// Completes on Ctrl-C (SIGINT) or SIGTERM (what `systemctl stop` and container runtimes
+/// send), both caught from the moment this is called. Must be called inside a tokio runtime.
+pub fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let mut terminate = signal(SignalKind::terminate())?;
+        Ok(async move {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(async {
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        })
+    }
+}
+
+/// Limits of the connections themselves (each request's own limits are layers of the
+/// [`router`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// How long a client may take to send a request's headers before its connection is
-    /// closed (hyper's header read timeout): a client that never finishes them holds no
-    /// connection for long.
+    /// How long a client may take to send a request's headers, or to start the next
+    /// request on a kept-alive connection, before its connection is closed (hyper's header
+    /// read timeout): a client that never finishes them holds no connection for long.
     pub header_read: Duration,
+    /// How long writing an answer may make no progress before the connection is closed: a
+    /// client that sends requests (pipelined, say) and never reads the answers holds its
+    /// connection no longer than this once the socket's buffers are full.
+    pub write_stall: Duration,
+    /// Connections served at once. At the cap the server accepts no more until one ends;
+    /// new clients wait in the system's listen queue. Each connection is one file
+    /// descriptor and at most a few hundred KiB of buffers.
+    pub max_connections: usize,
     /// How long the requests under way may take to finish after the stop signal.
     pub shutdown_grace: Duration,
 }
@@ -231,23 +354,22 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             header_read: Duration::from_secs(10),
+            write_stall: Duration::from_secs(10),
+            max_connections: 256,
             shutdown_grace: Duration::from_secs(10),
         }
     }
 }
 
-/// Serves `router` on `listener` until Ctrl-C with the default [`Limits`].
+/// Serves `router` on `listener` until Ctrl-C or SIGTERM with the default [`Limits`].
 pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
-    serve_until(listener, router, Limits::default(), async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await
+    serve_until(listener, router, Limits::default(), stop_signal()?).await
 }
 
 /// Serves `router` on `listener` over HTTP/1.1 until `stop` completes, then stops
 /// accepting, lets the requests under way finish for at most `limits.shutdown_grace`, and
-/// returns. (axum's own `serve` has no header read timeout; this loop is hyper's server
-/// with one.)
+/// returns. (axum's own `serve` has no header read timeout, write stall limit or connection
+/// cap; this loop is hyper's server with them.)
 pub async fn serve_until(
     listener: tokio::net::TcpListener,
     router: Router,
@@ -257,8 +379,17 @@ pub async fn serve_until(
     use hyper_util::rt::{TokioIo, TokioTimer};
     let (stopping, stopped) = tokio::sync::watch::channel(false);
     let mut connections = tokio::task::JoinSet::new();
+    let places = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
     tokio::pin!(stop);
     loop {
+        // At the cap, wait for a connection to end before accepting the next.
+        let place = tokio::select! {
+            place = Arc::clone(&places).acquire_owned() => match place {
+                Ok(place) => place,
+                Err(_) => break,
+            },
+            () = &mut stop => break,
+        };
         let (stream, _) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(connection) => connection,
@@ -275,6 +406,8 @@ pub async fn serve_until(
         let service = hyper_util::service::TowerToHyperService::new(router.clone());
         let mut stopped = stopped.clone();
         connections.spawn(async move {
+            let _place = place;
+            let stream = conn::StallLimit::new(stream, limits.write_stall);
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(limits.header_read)

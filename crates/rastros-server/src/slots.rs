@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rastros_core::Board;
+use rastros_solver::player::EngineError;
 use rastros_solver::{Book, SolverConfig};
 use tokio::sync::Semaphore;
 
@@ -50,6 +51,17 @@ impl Slots {
             book,
             wait,
         }
+    }
+
+    /// Makes every slot's player for `board` now, each with its table: an error (a table
+    /// that cannot be allocated) names the slot. Called before the server listens, so that
+    /// too large a table is refused at start, not answered 500 on every request.
+    pub fn prepare(&self, board: &'static Board) -> Result<(), (usize, EngineError)> {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        for (i, engine) in free.iter_mut().enumerate() {
+            engine.prepare(board).map_err(|e| (i, e))?;
+        }
+        Ok(())
     }
 
     /// How long a request waits for a slot before it is refused as busy.

@@ -1,7 +1,8 @@
 //! The server's connections on loopback: a request is answered, a client that never
-//! finishes its headers is cut off after the header read timeout, and the stop signal ends
-//! the server within its grace however long a client dawdles. Few connections, each bounded
-//! in time.
+//! finishes its headers is cut off after the header read timeout, a client that never
+//! reads its answers is cut off after the write stall limit, connections past the cap wait
+//! for a place, and the stop signal ends the server within its grace however long a client
+//! dawdles. Few connections, each bounded in time.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -61,6 +62,18 @@ fn until_closed(stream: &mut TcpStream) -> (String, Duration) {
     (String::from_utf8_lossy(&got).into_owned(), clock.elapsed())
 }
 
+/// `GET path` with `Connection: close` on `stream`: the answer, and how long it took from
+/// the request sent to the connection closed.
+fn get(stream: &mut TcpStream, path: &str) -> (String, Duration) {
+    let addr = stream.peer_addr().unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    until_closed(stream)
+}
+
 #[test]
 fn a_client_that_never_finishes_its_headers_is_cut_off() {
     let limits = Limits {
@@ -71,13 +84,7 @@ fn a_client_that_never_finishes_its_headers_is_cut_off() {
     let (_runtime, addr, _server) = start(limits, stopped);
 
     // A whole request is answered.
-    let mut ok = TcpStream::connect(addr).unwrap();
-    write!(
-        ok,
-        "GET /api/rules?lang=de HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let (answer, _) = until_closed(&mut ok);
+    let (answer, _) = get(&mut TcpStream::connect(addr).unwrap(), "/api/rules?lang=de");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains("Schleimspur"), "{answer}");
 
@@ -94,6 +101,7 @@ fn the_stop_signal_ends_the_server_within_its_grace() {
     let limits = Limits {
         header_read: Duration::from_secs(60),
         shutdown_grace: Duration::from_millis(300),
+        ..Limits::default()
     };
     let (stop, stopped) = tokio::sync::oneshot::channel();
     let (runtime, addr, server) = start(limits, stopped);
@@ -116,4 +124,74 @@ fn the_stop_signal_ends_the_server_within_its_grace() {
     let (_, _) = until_closed(&mut slow);
     // The port is closed: no new connection is taken.
     assert!(TcpStream::connect(addr).is_err());
+}
+
+#[test]
+fn a_client_that_pipelines_and_never_reads_is_cut_off_after_the_write_stall_limit() {
+    let limits = Limits {
+        write_stall: Duration::from_millis(300),
+        ..Limits::default()
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel();
+    let (_runtime, addr, _server) = start(limits, stopped);
+
+    // Requests pipelined without end (at most 64 MiB of them), answers never read: the
+    // socket buffers fill, the server's writes wait, and past the limit it closes the
+    // connection, which ends this writer with a reset instead of its own 20 s timeout.
+    let mut greedy = TcpStream::connect(addr).unwrap();
+    greedy
+        .set_write_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let request = format!("GET /style.css HTTP/1.1\r\nHost: {addr}\r\n\r\n").repeat(64);
+    let clock = Instant::now();
+    let mut sent = 0;
+    let error = loop {
+        match greedy.write_all(request.as_bytes()) {
+            Ok(()) => sent += request.len(),
+            Err(e) => break Some(e),
+        }
+        if sent > 64 << 20 {
+            break None;
+        }
+    };
+    let took = clock.elapsed();
+    let error = error.expect("the server read 64 MiB of requests without its answers read");
+    assert!(
+        matches!(
+            error.kind(),
+            std::io::ErrorKind::ConnectionReset
+                | std::io::ErrorKind::BrokenPipe
+                | std::io::ErrorKind::ConnectionAborted
+        ),
+        "not closed by the server after {took:?} and {sent} bytes: {error}"
+    );
+    assert!(took < Duration::from_secs(15), "{took:?}");
+
+    // The server itself is fine.
+    let (answer, _) = get(&mut TcpStream::connect(addr).unwrap(), "/api/rules");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let _ = stop.send(());
+}
+
+#[test]
+fn connections_past_the_cap_wait_for_one_to_end() {
+    let limits = Limits {
+        header_read: Duration::from_millis(600),
+        max_connections: 2,
+        ..Limits::default()
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel();
+    let (_runtime, addr, _server) = start(limits, stopped);
+
+    // Two clients that send nothing hold both places until the header read timeout.
+    let mut idle: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(addr).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(100));
+    // A third is answered, but only once one of them is cut off.
+    let (answer, waited) = get(&mut TcpStream::connect(addr).unwrap(), "/api/rules");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(waited >= Duration::from_millis(400), "{waited:?}");
+    for client in &mut idle {
+        let (_, _) = until_closed(client);
+    }
+    let _ = stop.send(());
 }

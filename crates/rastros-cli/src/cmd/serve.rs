@@ -30,9 +30,48 @@ pub struct ServeArgs {
     /// strong search answers and the answer says it is not exact.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     move_time_ms: u64,
+    /// Connections served at once, from 1 to 65536; past it new clients wait in the
+    /// system's listen queue until one ends. Must fit the open-file limit (`ulimit -n`).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    max_connections: u32,
+    /// No log line per request (by default one a request on standard error: method, path,
+    /// status and milliseconds).
+    #[arg(long)]
+    quiet: bool,
 }
 
-/// Runs `rastros serve` until Ctrl-C.
+/// File descriptors the process needs besides its connections: standard streams, the
+/// listener, the runtime's and the solver threads' own, the book.
+const SPARE_DESCRIPTORS: u64 = 64;
+
+/// `--max-connections` refused when the open-file limit cannot hold that many connections
+/// (the server would then fail to accept, not wait).
+fn check_descriptors(max_connections: u32) -> Result<(), CliError> {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: `limit` is a valid, writable rlimit for getrlimit to fill.
+        let got = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+        // rlim_t is u64 on Linux, not on every Unix.
+        #[allow(clippy::useless_conversion)]
+        let open_files = u64::try_from(limit.rlim_cur).unwrap_or(u64::MAX);
+        if got == 0 && open_files < u64::from(max_connections) + SPARE_DESCRIPTORS {
+            return Err(CliError(format!(
+                "--max-connections {max_connections}: the open-file limit is {open_files} \
+                 (ulimit -n), which leaves room for {} connections: give at most that or \
+                 raise the limit",
+                open_files.saturating_sub(SPARE_DESCRIPTORS)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Runs `rastros serve` until Ctrl-C or SIGTERM. Every limit is checked, and every table
+/// allocated, before it listens.
 pub fn run(args: ServeArgs) -> Result<(), CliError> {
     if args.threads > args.hash_mb as usize {
         return Err(CliError(format!(
@@ -41,6 +80,7 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
             args.threads, args.hash_mb, args.hash_mb
         )));
     }
+    check_descriptors(args.max_connections)?;
     let book = rastros_server::load_book(args.book.as_deref()).map_err(|e| {
         let name = args
             .book
@@ -66,11 +106,30 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
             book.len()
         );
     }
-    rastros_server::run(args.listen, &config, |addr| {
+    if !args.quiet {
+        tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_ansi(false)
+            .with_target(false)
+            // A closed standard error loses the log, never the server (the default would
+            // `eprintln!` the failure, which panics on that same closed stream).
+            .log_internal_errors(false)
+            .init();
+    }
+    let limits = rastros_server::Limits {
+        max_connections: args.max_connections as usize,
+        ..rastros_server::Limits::default()
+    };
+    rastros_server::run(args.listen, &config, limits, |addr| {
         // SIGPIPE is ignored while serving (see `main`): a closed standard output makes this
         // line fail, which must not stop the server.
         let mut out = std::io::stdout();
         let _ = writeln!(out, "listening on http://{addr}/").and_then(|()| out.flush());
     })
-    .map_err(|e| CliError(format!("--listen {}: {e}", args.listen)))
+    .map_err(|e| match e {
+        rastros_server::StartError::Tables { .. } => {
+            CliError(format!("--hash-mb {}: {e}", args.hash_mb))
+        }
+        rastros_server::StartError::Listen(_) => CliError(format!("--listen {}: {e}", args.listen)),
+    })
 }
