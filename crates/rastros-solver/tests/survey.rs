@@ -108,6 +108,12 @@ fn rows_read_back_are_solved_again_on_small_boards_and_compared_with_their_mirro
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tables/survey.csv");
     let text = std::fs::read_to_string(path).unwrap();
     let never = std::sync::atomic::AtomicBool::new(false);
+    let refused = |edited: &str| {
+        let rows = survey::parse_csv(edited).unwrap();
+        survey::recheck(&rows, &small_config(), &never)
+            .unwrap_err()
+            .to_string()
+    };
     let rows = survey::parse_csv(&text).unwrap();
     let solved = survey::recheck(&rows, &small_config(), &never).unwrap();
     let small = rows
@@ -119,25 +125,14 @@ fn rows_read_back_are_solved_again_on_small_boards_and_compared_with_their_mirro
     // The edit of issue 54: 4x4 from b2 is a win in 1, not a loss in 4.
     assert!(text.contains("\n4,4,b2,win,1\n"));
     let edited = text.replace("\n4,4,b2,win,1\n", "\n4,4,b2,loss,4\n");
-    let err = survey::recheck(
-        &survey::parse_csv(&edited).unwrap(),
-        &small_config(),
-        &never,
-    )
-    .unwrap_err()
-    .to_string();
+    let err = refused(&edited);
     assert!(
         err.contains("the row 4,4,b2 says loss in 4, but a search gives win in 1"),
         "{err}"
     );
     // A distance alone edited is caught too.
     let edited = text.replace("\n4,4,b2,win,1\n", "\n4,4,b2,win,3\n");
-    assert!(survey::recheck(
-        &survey::parse_csv(&edited).unwrap(),
-        &small_config(),
-        &never
-    )
-    .is_err());
+    refused(&edited);
     // A big board's row and its mirror image's: 8x3 and 3x8 are each other's mirror image.
     let big = rows
         .iter()
@@ -163,13 +158,7 @@ fn rows_read_back_are_solved_again_on_small_boards_and_compared_with_their_mirro
             big.dte().unwrap()
         ),
     );
-    let err = survey::recheck(
-        &survey::parse_csv(&edited).unwrap(),
-        &small_config(),
-        &never,
-    )
-    .unwrap_err()
-    .to_string();
+    let err = refused(&edited);
     let named = format!("the row 8,3,{}", big.start_name());
     assert!(
         err.contains("its mirror image the row") && err.contains(&named),
