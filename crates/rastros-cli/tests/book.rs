@@ -513,3 +513,59 @@ fn max_positions_bounds_a_build_and_a_checkpoint_mismatch_names_the_start_cell()
     let err = fails(&args("5"));
     assert!(err.contains("a 4x4 book from b2 to depth 4"), "{err}");
 }
+
+/// The bytes of the book file `book` with the value of every entry at ply `ply` turned
+/// around and both checksums recomputed with the project's own function, as a forger would.
+fn flip_ply(book: &Path, ply: u8) -> Vec<u8> {
+    use rastros_solver::book::{fnv1a64, ENTRY_LEN, HEADER_LEN};
+    let mut bytes = std::fs::read(book).unwrap();
+    for entry in bytes[HEADER_LEN..].chunks_exact_mut(ENTRY_LEN) {
+        if entry[9] == ply {
+            entry[10] ^= 1;
+        }
+    }
+    let body = fnv1a64(&bytes[HEADER_LEN..]);
+    bytes[27..35].copy_from_slice(&body.to_le_bytes());
+    let header = fnv1a64(&bytes[..35]);
+    bytes[35..43].copy_from_slice(&header.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn forged_books_are_refused_by_probe_and_by_the_server() {
+    let tmp = scratch();
+    let dir = tmp.path();
+    let book = build(dir, "b.book", &[]);
+    // The root entry flipped, then every entry of the last ply: checksums hold, meaning not.
+    for (ply, name) in [(0, "root.book"), (4, "leaves.book")] {
+        let forged = dir.join(name);
+        std::fs::write(&forged, flip_ply(&book, ply)).unwrap();
+        let err = fails(&["book", "probe", s(&forged), "--json"]);
+        assert!(
+            err.contains(&format!("cannot read book {}: ", forged.display())),
+            "{err}"
+        );
+        assert!(err.contains("its children give"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        match rastros_server::load_book(Some(&forged)) {
+            Err(rastros_solver::book::BookError::Decode(e)) => {
+                assert!(e.contains("its children give"), "{e}")
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+        // `serve --book` refuses it before it listens.
+        let err = fails(&[
+            "serve",
+            "--book",
+            s(&forged),
+            "--listen",
+            "127.0.0.1:0",
+            "--hash-mb",
+            "8",
+        ]);
+        assert!(err.contains("its children give"), "{err}");
+    }
+    // The book as built passes all three.
+    ok(&["book", "probe", s(&book), "--json"]);
+    assert!(rastros_server::load_book(Some(&book)).unwrap().is_some());
+}

@@ -270,6 +270,25 @@ fn bad_input_lines_get_the_right_message() {
 }
 
 #[test]
+fn unknown_input_is_echoed_with_controls_bidirectional_and_zero_width_characters_escaped() {
+    // A right-to-left override would turn the rest of the line around on screen, a
+    // zero-width space hides, an escape sequence rewrites the terminal: each is shown as an
+    // escape, the line's other characters as typed.
+    let script = "ab\u{202E}cd\nx\u{200B}y\u{2066}z\n\u{1b}[2Jw\u{2028}v\nquit\n";
+    let out = play(&["--board", "3x3"], script);
+    for shown in [
+        "Unknown input 'ab\\u{202e}cd'.",
+        "Unknown input 'x\\u{200b}y\\u{2066}z'.",
+        "Unknown input '\\u{1b}[2Jw\\u{2028}v'.",
+    ] {
+        assert!(out.contains(shown), "{shown} in {out}");
+    }
+    for raw in ['\u{202E}', '\u{200B}', '\u{2066}', '\u{1b}', '\u{2028}'] {
+        assert!(!out.contains(raw), "{raw:?} echoed raw in {out}");
+    }
+}
+
+#[test]
 fn the_end_of_the_input_ends_the_session() {
     for input in ["", "hint", "c3\nnonsense"] {
         let out = play(&["--board", "5x5", "--level", "easy"], input);

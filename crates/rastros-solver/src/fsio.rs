@@ -381,8 +381,9 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 /// `text` with control characters escaped (`\u{1b}`) and cut after `max` characters with
 /// `…`: what a file holds, fit to be printed in a one-line error. The characters that
 /// reorder, hide or break a line of text on screen (bidirectional controls, zero-width
-/// ones, line and paragraph separators, the byte order mark) are escaped too.
-fn printable(text: &str, max: usize) -> String {
+/// ones, line and paragraph separators, the byte order mark) are escaped too. Every echo of
+/// untrusted text (file errors, `play`'s answer to unknown input) goes through it.
+pub fn printable(text: &str, max: usize) -> String {
     let hidden = |c: char| {
         matches!(
             c,

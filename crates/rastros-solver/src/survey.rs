@@ -397,6 +397,73 @@ pub fn parse_csv(text: &str) -> Result<Vec<SurveyRow>, SurveyError> {
     Ok(rows)
 }
 
+/// Rows read from a file are checked again on boards of at most this many cells, where a
+/// search takes milliseconds ([`recheck`]).
+pub const RECHECK_CELLS: u32 = 25;
+
+/// Checks rows read from a file (`survey --merge`) for meaning, as a checksum cannot: a
+/// file may have been edited by hand. Every row on a board of at most [`RECHECK_CELLS`]
+/// cells is solved again (its value, and its DTE when it gives one) and must agree; every
+/// row whose mirror-image row (see [`complete_by_symmetry`]) is there too must agree with
+/// it. Returns how many rows were solved again; a row that disagrees is an error naming it.
+/// Rows of bigger boards whose mirror image is absent are taken as written.
+pub fn recheck(
+    rows: &[SurveyRow],
+    config: &SurveyConfig,
+    interrupt: &AtomicBool,
+) -> Result<usize, SurveyError> {
+    let name = |r: &SurveyRow| format!("the row {},{},{}", r.width(), r.height(), r.start_name());
+    let says = |r: &SurveyRow| match (r.value, r.dte) {
+        (Some(v), Some(d)) => format!("{v} in {d}"),
+        (Some(v), None) => v.to_string(),
+        _ => "nothing".into(),
+    };
+    let by_key: BTreeMap<(u8, u8, u8), &SurveyRow> =
+        rows.iter().map(|r| (r.sort_key(), r)).collect();
+    for r in rows {
+        let image = transposed(r);
+        if let Some(m) = by_key.get(&image.sort_key()) {
+            let both = r.dte.is_some() && m.dte.is_some();
+            if m.value != r.value || (both && m.dte != r.dte) {
+                return Err(SurveyError::Row(format!(
+                    "{} says {}, but its mirror image {} says {}: the file was altered",
+                    name(r),
+                    says(r),
+                    name(m),
+                    says(m)
+                )));
+            }
+        }
+    }
+    let mut small: BTreeMap<(u8, u8), Vec<&SurveyRow>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.board.size() <= RECHECK_CELLS) {
+        small.entry((r.width(), r.height())).or_default().push(r);
+    }
+    let mut solved = 0;
+    for group in small.values() {
+        let board = group[0].board;
+        let starts: Vec<u8> = group.iter().map(|r| r.start).collect();
+        let unlimited = SurveyConfig {
+            time_limit: None,
+            dte_time_limit: None,
+            ..*config
+        };
+        let truth = survey_board(board, &starts, &unlimited, interrupt, &mut |_| {})?;
+        for (r, t) in group.iter().zip(&truth) {
+            if r.value != t.value || (r.dte.is_some() && r.dte != t.dte) {
+                return Err(SurveyError::Row(format!(
+                    "{} says {}, but a search gives {}: the file was altered",
+                    name(r),
+                    says(r),
+                    says(t)
+                )));
+            }
+        }
+        solved += group.len();
+    }
+    Ok(solved)
+}
+
 /// `new` rows replacing the rows of `old` for the same board and start (a row that knows
 /// less, say the value without the DTE, never replaces one that knows more, unless the two
 /// values differ: a row just computed is trusted over one read from a file), sorted.

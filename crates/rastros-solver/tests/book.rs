@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use rastros_core::{Bitboard, Board, Position};
 use rastros_solver::book::{
-    export, key_position, Book, BookBuilder, BookError, BuildError, BuildOutcome, ChecksumPart,
-    ProbeError, Strategy, HEADER_LEN,
+    checkpoint_path, export, key_position, Book, BookBuilder, BookError, BuildError, BuildOutcome,
+    ChecksumPart, ProbeError, Strategy, HEADER_LEN,
 };
 use rastros_solver::{canonical, Mode, Solver, SolverConfig};
 
@@ -538,5 +538,166 @@ fn a_build_whose_checkpoint_is_locked_by_another_run_is_refused_and_a_verified_b
         .filter(|e| u32::from(e.ply) < 3)
         .count();
     assert!(book.verify().unwrap().checked >= deeper);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The bytes of `book` with `edit` applied to its entries (20 bytes each: region, snail,
+/// ply, value, DTE, best moves) and both checksums recomputed with the project's own
+/// function, as a forger would.
+fn forged(book: &Book, edit: impl Fn(&mut [u8])) -> Vec<u8> {
+    use rastros_solver::book::{fnv1a64, ENTRY_LEN};
+    let mut bytes = book.to_bytes();
+    for entry in bytes[HEADER_LEN..].chunks_exact_mut(ENTRY_LEN) {
+        edit(entry);
+    }
+    let body = fnv1a64(&bytes[HEADER_LEN..]);
+    bytes[27..35].copy_from_slice(&body.to_le_bytes());
+    let header = fnv1a64(&bytes[..35]);
+    bytes[35..43].copy_from_slice(&header.to_le_bytes());
+    bytes
+}
+
+/// Asserts that `bytes` are refused on load, from memory and from a file, as a book that
+/// contradicts itself.
+fn assert_refused(bytes: &[u8], what: &str) {
+    match Book::from_bytes(bytes) {
+        Err(BookError::Decode(e)) => assert!(e.contains("its children give"), "{what}: {e}"),
+        other => panic!("{what}: {other:?}"),
+    }
+    let dir = temp_dir("forged-load");
+    let path = dir.join("forged.book");
+    std::fs::write(&path, bytes).unwrap();
+    assert!(
+        matches!(Book::open(&path), Err(BookError::Decode(_))),
+        "{what}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_book_whose_entries_were_edited_with_the_checksums_recomputed_is_refused_on_load() {
+    let board = Board::new(5, 5).unwrap();
+    let book = build(start(board, "c3"), 4);
+    let depth = book.depth() as u8;
+    // The start's entry, turned from a win into a loss.
+    assert_refused(
+        &forged(&book, |e| {
+            if e[9] == 0 {
+                e[10] ^= 1
+            }
+        }),
+        "root",
+    );
+    // Every entry of the last ply turned around (the case that was served as exact).
+    assert_refused(
+        &forged(&book, |e| {
+            if e[9] == depth {
+                e[10] ^= 1
+            }
+        }),
+        "last ply",
+    );
+    // One alone, where a parent's entry depends on it: the end of the principal line (each
+    // parent on it plays into it). An edit no parent depends on (the distance of a losing
+    // move not chosen, say) only a search finds: `book info --solve`.
+    let mut pos = book.start();
+    for _ in 0..depth {
+        pos = pos
+            .play_index(book.probe(&pos).unwrap().best_moves[0])
+            .unwrap();
+    }
+    let leaf = book.probe(&pos).unwrap().entry;
+    assert_eq!(leaf.ply, depth);
+    let at_leaf = |e: &[u8]| {
+        u64::from_le_bytes(e[..8].try_into().unwrap()) == leaf.key.region && e[8] == leaf.key.snail
+    };
+    assert_refused(
+        &forged(&book, |e| {
+            if at_leaf(e) {
+                e[10] ^= 1
+            }
+        }),
+        "the line's leaf",
+    );
+    assert_refused(
+        &forged(&book, |e| {
+            if at_leaf(e) {
+                e[11] += 2
+            }
+        }),
+        "the line's leaf distance",
+    );
+    // The untouched book still loads.
+    assert_eq!(Book::from_bytes(&forged(&book, |_| {})).unwrap(), book);
+}
+
+/// Builds `start` to `depth` into `out` with `strategy`, stopped after `n` searches, then
+/// flips the value of checkpoint record `record` (and recomputes its checksum): the
+/// checkpoint a forger would leave.
+fn forged_checkpoint(
+    start: Position,
+    depth: u32,
+    strategy: Strategy,
+    out: &std::path::Path,
+    n: usize,
+    records: &[usize],
+) {
+    use rastros_solver::book::{fnv1a64, CKPT_HEADER_LEN, ENTRY_LEN};
+    let builder = BookBuilder::new(start, depth)
+        .strategy(strategy)
+        .output(out);
+    let stopped = builder
+        .clone()
+        .stop_after(Some(n))
+        .run(&solver(start.board()), &|_| {});
+    assert!(matches!(stopped.unwrap(), BuildOutcome::Stopped { done, .. } if done == n));
+    let ckpt = builder.checkpoint_file().unwrap();
+    let mut bytes = std::fs::read(ckpt).unwrap();
+    for &r in records {
+        let at = CKPT_HEADER_LEN + r * (ENTRY_LEN + 8);
+        bytes[at + 10] ^= 1;
+        let sum = fnv1a64(&bytes[at..at + ENTRY_LEN]);
+        bytes[at + ENTRY_LEN..at + ENTRY_LEN + 8].copy_from_slice(&sum.to_le_bytes());
+    }
+    std::fs::write(ckpt, bytes).unwrap();
+}
+
+#[test]
+fn a_resumed_checkpoint_whose_records_were_flipped_is_refused_and_nothing_is_written() {
+    let board = Board::new(5, 5).unwrap();
+    let start = start(board, "c3");
+    let dir = temp_dir("forged-ckpt");
+    let out = dir.join("b.book");
+    // A small checkpoint is searched again whole on resume: one flipped record is found.
+    for (strategy, records) in [
+        (Strategy::Retrograde, &[7][..]),
+        (Strategy::Retrograde, &[0, 3, 9, 30, 59][..]),
+    ] {
+        std::fs::write(&out, b"the previous book").unwrap();
+        forged_checkpoint(start, 4, strategy, &out, 60, records);
+        let err = BookBuilder::new(start, 4)
+            .strategy(strategy)
+            .output(&out)
+            .run(&solver(board), &|_| {})
+            .unwrap_err();
+        assert!(matches!(err, BuildError::CheckpointCorrupt { .. }), "{err}");
+        assert!(err.to_string().contains("it was altered"), "{err}");
+        assert_eq!(std::fs::read(&out).unwrap(), b"the previous book");
+        std::fs::remove_file(checkpoint_path(&out)).unwrap();
+    }
+    // With no record searched again (a large checkpoint's records are only sampled), the
+    // finished book's check against itself refuses a flipped record whose parent was
+    // searched, before the old book is replaced.
+    std::fs::write(&out, b"the previous book").unwrap();
+    forged_checkpoint(start, 4, Strategy::SearchDeepestFirst, &out, 60, &[5]);
+    let err = BookBuilder::new(start, 4)
+        .strategy(Strategy::SearchDeepestFirst)
+        .recheck_always(0)
+        .output(&out)
+        .run(&solver(board), &|_| {})
+        .unwrap_err();
+    assert!(matches!(err, BuildError::Contradiction(_)), "{err}");
+    assert!(err.to_string().contains("nothing was written"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), b"the previous book");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -88,3 +88,80 @@ fn the_committed_survey_has_every_listed_board_and_every_dte() {
         }
     }
 }
+
+fn small_config() -> survey::SurveyConfig {
+    survey::SurveyConfig {
+        solver: SolverConfig {
+            hash_mb: 16,
+            threads: 1,
+            ..SolverConfig::default()
+        },
+        ..Default::default()
+    }
+}
+
+/// `survey --merge` re-checks the rows it reads: the committed file passes (its small boards
+/// solved again), a hand-edited row of a small board is refused, and so is a row of a big
+/// board that its mirror image's row contradicts.
+#[test]
+fn rows_read_back_are_solved_again_on_small_boards_and_compared_with_their_mirror_image() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tables/survey.csv");
+    let text = std::fs::read_to_string(path).unwrap();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let refused = |edited: &str| {
+        let rows = survey::parse_csv(edited).unwrap();
+        survey::recheck(&rows, &small_config(), &never)
+            .unwrap_err()
+            .to_string()
+    };
+    let rows = survey::parse_csv(&text).unwrap();
+    let solved = survey::recheck(&rows, &small_config(), &never).unwrap();
+    let small = rows
+        .iter()
+        .filter(|r| r.board().size() <= survey::RECHECK_CELLS)
+        .count();
+    assert_eq!(solved, small);
+    assert!(small > 100, "{small}");
+    // The edit of issue 54: 4x4 from b2 is a win in 1, not a loss in 4.
+    assert!(text.contains("\n4,4,b2,win,1\n"));
+    let edited = text.replace("\n4,4,b2,win,1\n", "\n4,4,b2,loss,4\n");
+    let err = refused(&edited);
+    assert!(
+        err.contains("the row 4,4,b2 says loss in 4, but a search gives win in 1"),
+        "{err}"
+    );
+    // A distance alone edited is caught too.
+    let edited = text.replace("\n4,4,b2,win,1\n", "\n4,4,b2,win,3\n");
+    refused(&edited);
+    // A big board's row and its mirror image's: 8x3 and 3x8 are each other's mirror image.
+    let big = rows
+        .iter()
+        .find(|r| r.width() == 8 && r.height() == 3 && r.dte().is_some())
+        .unwrap();
+    let line = format!(
+        "\n8,3,{},{},{}\n",
+        big.start_name(),
+        big.value().unwrap(),
+        big.dte().unwrap()
+    );
+    assert!(text.contains(&line), "{line}");
+    let flipped = if big.value() == Some(rastros_solver::Value::Win) {
+        "loss"
+    } else {
+        "win"
+    };
+    let edited = text.replace(
+        &line,
+        &format!(
+            "\n8,3,{},{flipped},{}\n",
+            big.start_name(),
+            big.dte().unwrap()
+        ),
+    );
+    let err = refused(&edited);
+    let named = format!("the row 8,3,{}", big.start_name());
+    assert!(
+        err.contains("its mirror image the row") && err.contains(&named),
+        "{err}"
+    );
+}

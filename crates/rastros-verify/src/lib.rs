@@ -274,14 +274,11 @@ impl Checker<'_> {
             }
             Record::Loss(replies) => {
                 let mut listed = replies.iter();
-                for m in (0..g.n).filter(|&m| moves >> m & 1 == 1) {
+                for m in (0..g.n).filter(|&m| moves >> m & 1 == 1 && m != last) {
                     if m == 0 {
                         return Err(format!(
                             "record {idx}: the loser's reply a1 reaches the loser's goal"
                         ));
-                    }
-                    if m == last {
-                        continue;
                     }
                     match listed.next() {
                         Some(&(cell, child)) if cell == m => self.step(region, m, child, true)?,
@@ -386,8 +383,8 @@ fn parse_binary(bytes: &[u8]) -> Result<(Header, Vec<Record>), String> {
     let moves = (0..r.u8()?).map(|_| r.u8()).collect::<Result<Vec<u8>, _>>()?;
     let winner = r.u8()?;
     let count = r.varint()?;
-    // Every record takes a byte at least: no count larger than the file is believed.
-    let mut records = Vec::with_capacity((count as usize).min(body.len()));
+    // Room for no more records than the rest of the file takes bytes: not what it claims.
+    let mut records = Vec::with_capacity((count as usize).min(body.len() / size_of::<Record>()));
     for _ in 0..count {
         let tag = r.u8()?;
         let low = tag & 0x3f;
@@ -441,7 +438,7 @@ fn parse_text(bytes: &[u8]) -> Result<(Header, Vec<Record>), String> {
         field("moves")?.1.split_whitespace().map(|c| game.cell(c)).collect::<Result<_, _>>()?;
     header.winner = field("winner")?.1.parse().map_err(|_| "bad winner line")?;
     let count: usize = field("records")?.1.parse().map_err(|_| "bad records line")?;
-    let mut records = Vec::with_capacity(count.min(bytes.len()));
+    let mut records = Vec::with_capacity(count.min(bytes.len() / size_of::<Record>()));
     for (i, line) in lines {
         let bad = |what: &str| format!("line {}: {what}", i + 1);
         let mut words = line.split_whitespace();

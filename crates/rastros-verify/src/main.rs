@@ -1,22 +1,23 @@
 //! `rastros-verify FILE [--json]`: checks a Rastros certificate and says whether it is valid,
 //! in one line (exit 0 when valid, 1 otherwise, 2 for a usage error).
 
+use std::ffi::OsString;
+use std::io::Write;
 use std::process::ExitCode;
 
 use rastros_verify::{verify, Game, Report};
 
-/// The JSON form of a string.
-fn quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out + "\""
+/// `s` with each control character and each that reorders, hides or breaks the line on screen
+/// (bidirectional, zero-width, separators, BOM) escaped, as `\u{1b}` (or, for `json`, `\u001b`).
+fn clean(s: &str, json: bool) -> String {
+    let escape = |c: char| match c {
+        '"' | '\\' => json,
+        '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => true,
+        c => c.is_control() || c == '\u{FEFF}',
+    };
+    let esc =
+        |c: char| if json { format!("\\u{:04x}", c as u32) } else { c.escape_default().collect() };
+    s.chars().map(|c| if escape(c) { esc(c) } else { c.into() }).collect()
 }
 
 /// What `--help` prints.
@@ -32,22 +33,20 @@ Options:
   --version  Print the version
 
 Exit status: 0 when the certificate is valid, 1 when it is not (or cannot be read: FILE must
-be a regular file), 2 for a usage error.";
+be a regular file, or the answer cannot be written), 2 for a usage error.";
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{HELP}");
-        return ExitCode::SUCCESS;
-    }
-    if args.iter().any(|a| a == "--version" || a == "-V") {
-        println!("rastros-verify {}", env!("CARGO_PKG_VERSION"));
-        return ExitCode::SUCCESS;
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let version = format!("rastros-verify {}", env!("CARGO_PKG_VERSION"));
+    for (names, text) in [(["--help", "-h"], HELP), (["--version", "-V"], &version)] {
+        if args.iter().any(|a| names.iter().any(|n| a == n)) {
+            return say(text, ExitCode::SUCCESS);
+        }
     }
     let json = args.iter().any(|a| a == "--json");
-    let files: Vec<&String> = args.iter().filter(|a| *a != "--json").collect();
+    let files: Vec<&OsString> = args.iter().filter(|a| *a != "--json").collect();
     let [file] = files.as_slice() else { return usage() };
-    if file.starts_with("--") {
+    if file.to_string_lossy().starts_with("--") {
         return usage();
     }
     // Only a regular file: a device such as /dev/zero has no end, a pipe may never end.
@@ -68,7 +67,9 @@ fn main() -> ExitCode {
         let moves: Vec<String> = h.moves.iter().map(|&m| game.name(m)).collect();
         Some((h.winner, format!("{}x{}", h.width, h.height), start, moves))
     });
-    if json {
+    let file = file.to_string_lossy();
+    let line = if json {
+        let quote = |s: &str| format!("\"{}\"", clean(s, true));
         let (winner, board, start, moves) = match &described {
             Some((w, b, s, m)) => {
                 let moves: Vec<String> = m.iter().map(|c| quote(c)).collect();
@@ -78,31 +79,37 @@ fn main() -> ExitCode {
             None => ("null".into(), "null".into(), "null".into(), "[]".into()),
         };
         let error = report.error.as_ref().map_or("null".into(), |e| quote(&format!("{file}: {e}")));
-        let valid = report.error.is_none();
-        let positions = report.positions;
-        println!(
-            "{{\"valid\":{valid},\"winner\":{winner},\"board\":{board},\"start\":{start},\"moves\":{moves},\"positions\":{positions},\"error\":{error}}}"
-        );
+        let (valid, positions) = (report.error.is_none(), report.positions);
+        format!("{{\"valid\":{valid},\"winner\":{winner},\"board\":{board},\"start\":{start},\"moves\":{moves},\"positions\":{positions},\"error\":{error}}}")
+    } else if let (None, Some((winner, board, start, moves))) = (&report.error, &described) {
+        let moves = if moves.is_empty() { "-".to_string() } else { moves.join(" ") };
+        format!(
+            "valid: player {winner} wins {board} {start} {moves} ({} positions checked)",
+            report.positions
+        )
     } else {
-        match (&report.error, &described) {
-            (None, Some((winner, board, start, moves))) => {
-                let moves = if moves.is_empty() { "-".to_string() } else { moves.join(" ") };
-                let k = report.positions;
-                println!(
-                    "valid: player {winner} wins {board} {start} {moves} ({k} positions checked)"
-                );
-            }
-            (error, _) => {
-                let error = error.as_deref().unwrap_or("no header");
-                println!("invalid: {file}: {error}");
-            }
+        clean(
+            &format!("invalid: {file}: {}", report.error.as_deref().unwrap_or("no header")),
+            false,
+        )
+    };
+    say(&line, ExitCode::from(u8::from(report.error.is_some())))
+}
+
+/// Prints `line` on standard output and returns `status`; a failed write (a full disk, a
+/// closed pipe) is one line on standard error and exit 1.
+fn say(line: &str, status: ExitCode) -> ExitCode {
+    match writeln!(std::io::stdout().lock(), "{line}").and_then(|()| std::io::stdout().flush()) {
+        Ok(()) => status,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "rastros-verify: cannot write the answer: {e}");
+            ExitCode::from(1)
         }
     }
-    ExitCode::from(u8::from(report.error.is_some()))
 }
 
 /// A command line that is not `FILE [--json]`: the usage line on standard error, exit 2.
 fn usage() -> ExitCode {
-    eprintln!("usage: rastros-verify FILE [--json]");
+    let _ = writeln!(std::io::stderr(), "usage: rastros-verify FILE [--json]");
     ExitCode::from(2)
 }

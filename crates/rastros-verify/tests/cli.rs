@@ -139,3 +139,132 @@ fn help_and_version_print_and_exit_0() {
     let out = run(&[]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A binary certificate of `records` (bytes) under a header that claims `count` records: the
+/// 5x5 board from c3, no moves, player 1 to win, and the checksum recomputed.
+fn binary(count: u32, records: &[u8]) -> Vec<u8> {
+    let mut bytes = b"RASTCERT\x01\x05\x05\x0c\x00\x01".to_vec();
+    let mut n = count;
+    while n >= 0x80 {
+        bytes.push(n as u8 | 0x80);
+        n >>= 7;
+    }
+    bytes.push(n as u8);
+    bytes.extend_from_slice(records);
+    let sum = rastros_verify::fnv1a(&bytes);
+    bytes.extend_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+/// A text certificate with `lines` after the magic line, and the checksum recomputed.
+fn text(lines: &str) -> Vec<u8> {
+    let body = format!("rastros-certificate 1\n{lines}");
+    format!("{body}checksum {:016x}\n", rastros_verify::fnv1a(body.as_bytes())).into_bytes()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_claimed_record_count_reserves_no_more_memory_than_the_file_holds() {
+    // 10 MB that claim ten million records; each 0xff byte starts a loss leaf of 383 bytes,
+    // so the file holds some 27,000. Under a 300 MB limit on its memory the verifier must
+    // refuse it as a bad file (it used to reserve 560 MB from the count, and abort).
+    let cases = [
+        ("claims-bin", binary(10_000_000, &vec![0xff; 10 << 20])),
+        (
+            "claims-text",
+            text(&format!(
+                "board 5x5\nstart c3\nmoves\nwinner 1\nrecords 10000000\n{}",
+                " \n".repeat(5 << 20)
+            )),
+        ),
+    ];
+    for (name, bytes) in cases {
+        let file = scratch(name, &bytes);
+        let out = Command::new("sh")
+            .args(["-c", "ulimit -v 300000 && exec \"$0\" \"$1\""])
+            .args([env!("CARGO_BIN_EXE_rastros-verify"), &file])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}: {stdout} {stderr}");
+        assert!(stdout.starts_with(&format!("invalid: {file}: ")), "{stdout}");
+        assert_eq!(stdout.lines().count(), 1, "{stdout}");
+        std::fs::remove_file(file).unwrap();
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_disk_or_a_closed_pipe_is_one_line_on_standard_error() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rastros-verify"))
+        .arg(published())
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("rastros-verify: cannot write the answer: "), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // The reader of the pipe is gone before the answer (the check takes most of a second).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rastros-verify"))
+        .arg(published())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("rastros-verify: cannot write the answer: "), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_is_read_and_named() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = std::env::temp_dir().join(format!("rastros-verify-{}-names", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let valid = dir.join(std::ffi::OsStr::from_bytes(b"7x7-\xff.cert"));
+    std::fs::copy(published(), &valid).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rastros-verify")).arg(&valid).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.starts_with("valid: player 1 wins 7x7 d4 - ("), "{stdout}");
+    let bad = dir.join(std::ffi::OsStr::from_bytes(b"bad-\xff\x1b[2J.cert"));
+    std::fs::write(&bad, b"junk").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rastros-verify")).arg(&bad).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("bad-\u{fffd}\\u{1b}[2J.cert: not a certificate"), "{stdout}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn what_the_file_holds_is_printed_escaped() {
+    // A start line that would erase the terminal's line and print a fake verdict over it.
+    let forged = "board 5x5\nstart \u{1b}[2K\rvalid: player 2 wins 5x5 c3 \u{202e}- (9 positions checked)\nmoves\nwinner 2\nrecords 0\n";
+    let file = scratch("escapes", &text(forged));
+    let out = run(&[&file]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_eq!(
+        stdout,
+        format!(
+            "invalid: {file}: bad cell '\\u{{1b}}[2K\\rvalid: player 2 wins 5x5 c3 \\u{{202e}}- \
+             (9 positions checked)'\n"
+        )
+    );
+    let out = run(&[&file, "--json"]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(r#"bad cell '\u001b[2K\u000dvalid: player 2 wins 5x5 c3 \u202e- (9"#),
+        "{stdout}"
+    );
+    assert!(!stdout.contains(['\u{1b}', '\r', '\u{202e}']), "{stdout}");
+    std::fs::remove_file(file).unwrap();
+}

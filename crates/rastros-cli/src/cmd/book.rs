@@ -467,9 +467,9 @@ fn import(args: ImportArgs) -> Result<(), CliError> {
 }
 
 fn info(args: InfoArgs) -> Result<(), CliError> {
-    let book = open_book(&args.file)?;
+    let (book, verified) =
+        Book::open_verified(&args.file, None).map_err(|e| book_error(&args.file, e))?;
     let bytes = book.file_len();
-    let verified = book.verify().map_err(|e| book_error(&args.file, e))?;
     let checked = verified.checked;
     let board = book.board();
     let mut per_ply = vec![[0u64; 2]; book.depth() as usize + 1];

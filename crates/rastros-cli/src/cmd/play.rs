@@ -29,6 +29,7 @@ use clap::{Args, ValueEnum};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rastros_core::{BoardSize, Cell, EndReason, Outcome, Player, Position};
+use rastros_solver::fsio;
 use rastros_solver::player::{self, EngineError, Level};
 use rastros_solver::{SolverConfig, Value};
 
@@ -397,7 +398,7 @@ impl<L: Lines, W: Write> Session<L, W> {
                 Line::Interrupted => return Err(Stop::Interrupted),
             };
             if self.echo {
-                writeln!(self.out, "{}", input::sanitize(line.trim_end(), 200))?;
+                writeln!(self.out, "{}", fsio::printable(line.trim_end(), 200))?;
             }
             if !self.handle(&line)? {
                 self.out.flush()?;
@@ -509,7 +510,7 @@ impl<L: Lines, W: Write> Session<L, W> {
         match &parsed {
             Input::Empty => self.say(&Msg::Empty)?,
             Input::Unknown(typed) => {
-                let shown = input::sanitize(typed, 40);
+                let shown = fsio::printable(typed, 40);
                 self.say(&Msg::Unknown { input: &shown })?;
             }
             Input::Command(command) => return self.command(*command),
@@ -993,7 +994,7 @@ mod tests {
                 }
                 let mut expected: Vec<String> = garbage
                     .iter()
-                    .map(|l| input::sanitize(l.trim_end(), 200))
+                    .map(|l| fsio::printable(l.trim_end(), 200))
                     .collect();
                 expected.push(String::new());
                 assert_eq!(echoed, expected, "{lang:?} {level:?}: {out}");

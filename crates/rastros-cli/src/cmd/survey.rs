@@ -182,15 +182,6 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             )));
         }
     }
-    let old = if args.merge && csv_path.exists() {
-        // 64 MiB: every board of at most 64 cells, each start a line, is some 60 kB.
-        let text = fsio::read_to_string_at_most(&csv_path, "survey", 64 << 20, "a line a start")?;
-        survey::parse_csv(&text)
-            .map_err(|e| CliError(format!("cannot read survey {}: {e}", csv_path.display())))?
-    } else {
-        Vec::new()
-    };
-
     let interrupt = Arc::new(AtomicBool::new(false));
     crate::signal::on_interrupt(Arc::clone(&interrupt));
     let config = SurveyConfig {
@@ -202,6 +193,18 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
         },
         time_limit: args.time_limit,
         dte_time_limit: args.dte_time_limit.or(args.time_limit),
+    };
+    let old = if args.merge && csv_path.exists() {
+        // 64 MiB: every board of at most 64 cells, each start a line, is some 60 kB.
+        let text = fsio::read_to_string_at_most(&csv_path, "survey", 64 << 20, "a line a start")?;
+        let bad = |e| CliError(format!("cannot read survey {}: {e}", csv_path.display()));
+        let old = survey::parse_csv(&text).map_err(bad)?;
+        // A hand-edited row must not be merged as if it were solved: small boards are solved
+        // again, mirror-image rows compared.
+        survey::recheck(&old, &config, &interrupt).map_err(bad)?;
+        old
+    } else {
+        Vec::new()
     };
     let terminal = std::io::stderr().is_terminal();
     let bar = count_bar(total as u64, "{msg}");

@@ -283,6 +283,10 @@ pub enum BuildError {
     Book(BookError),
     /// The worker threads could not be started.
     Threads(String),
+    /// The finished book fails [`Book::verify`]: an entry contradicts its children's, so
+    /// an entry resumed from the checkpoint was altered (or a search is wrong). Nothing is
+    /// written.
+    Contradiction(String),
     /// The book has more positions than the bound ([`BookBuilder::max_positions`]).
     TooManyPositions {
         /// The bound.
@@ -329,6 +333,11 @@ impl std::fmt::Display for BuildError {
             ),
             BuildError::Book(e) => e.fmt(f),
             BuildError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
+            BuildError::Contradiction(why) => write!(
+                f,
+                "the built book fails its own check ({why}), so nothing was written: an entry \
+                 resumed from the checkpoint was altered; start over with --restart"
+            ),
             BuildError::TooManyPositions { limit, depth } => write!(
                 f,
                 "a book {depth} plies deep has more than {limit} positions: build a shallower \
@@ -381,6 +390,7 @@ pub struct BookBuilder {
     restart: bool,
     flush_every: usize,
     flush_interval: Duration,
+    recheck_always: usize,
 }
 
 /// The default bound on the positions of a book ([`BookBuilder::max_positions`]): 10
@@ -403,7 +413,8 @@ struct CkptHeader {
 
 const CKPT_MAGIC: [u8; 8] = *b"RASTCKPT";
 const CKPT_VERSION: u32 = 2;
-const CKPT_HEADER_LEN: usize = 27;
+/// Bytes of the checkpoint header.
+pub const CKPT_HEADER_LEN: usize = 27;
 /// A checkpoint record: the entry and its checksum.
 const CKPT_RECORD_LEN: usize = ENTRY_LEN + 8;
 
@@ -480,6 +491,53 @@ pub(super) fn search_entry(solver: &Solver, pos: &Position) -> Result<Solved, So
     Ok(best_of(solver.move_scores(pos)?.into_iter()))
 }
 
+/// Resumed records searched again whatever their number, by default
+/// ([`BookBuilder::recheck_always`]): a small checkpoint is checked whole.
+pub const RECHECK_ALWAYS: usize = 256;
+
+/// Searches again some of the records resumed from a checkpoint (`done`, as indices into
+/// `keys`) and compares: all of them up to `always`, beyond that `always` and one in a
+/// hundred more, chosen at random (unpredictable from the file), so a checkpoint whose records were edited with the checksums recomputed is
+/// refused whole when it is small, and with a probability that grows with the number of
+/// edits when it is large. The finished book is checked against itself too ([`Book::verify`]).
+fn recheck_resumed(
+    solver: &Solver,
+    path: &Path,
+    keys: &[(Key, u8)],
+    done: &[(usize, Solved)],
+    always: usize,
+) -> Result<(), BuildError> {
+    use rand::{RngExt, SeedableRng};
+    use std::hash::BuildHasher;
+    let board = solver.board();
+    let n = done.len();
+    let wanted = if n <= always { n } else { always + n / 100 };
+    let seed = std::collections::hash_map::RandomState::new().hash_one(n);
+    let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(seed);
+    let mut order: Vec<usize> = (0..n).collect();
+    for k in 0..wanted {
+        let j = rng.random_range(k..n);
+        order.swap(k, j);
+    }
+    order[..wanted].par_iter().try_for_each(|&r| {
+        let (i, claimed) = done[r];
+        let (key, ply) = keys[i];
+        let entry = entry_of(key, ply, claimed);
+        let searched =
+            search_entry(solver, &key_position(board, key)).map_err(BuildError::Solve)?;
+        match super::mismatch(&entry, searched, "a search gives") {
+            Some(why) => Err(BuildError::CheckpointCorrupt {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "the record of position {:#x}/{} (ply {ply}) {why}: it was altered",
+                    key.region, key.snail
+                ),
+            }),
+            None => Ok(()),
+        }
+    })
+}
+
 /// Appends finished entries to the checkpoint file and keeps them in memory.
 struct Sink {
     file: Option<BufWriter<File>>,
@@ -526,6 +584,7 @@ impl BookBuilder {
             restart: false,
             flush_every: 4096,
             flush_interval: Duration::from_secs(2),
+            recheck_always: RECHECK_ALWAYS,
         }
     }
 
@@ -585,6 +644,15 @@ impl BookBuilder {
     pub fn flush_every(mut self, entries: usize, interval: Duration) -> BookBuilder {
         self.flush_every = entries.max(1);
         self.flush_interval = interval;
+        self
+    }
+
+    /// Searches again, on resume, every record of the checkpoint when it holds at most `n`,
+    /// and otherwise `n` of them and one in a hundred more, chosen at random (default
+    /// [`RECHECK_ALWAYS`]); a record a search contradicts refuses the checkpoint. The
+    /// finished book is then checked against itself ([`Book::verify`]) before it is saved.
+    pub fn recheck_always(mut self, n: usize) -> BookBuilder {
+        self.recheck_always = n;
         self
     }
 
@@ -810,9 +878,10 @@ impl BookBuilder {
         // Resume from the checkpoint, or start one; its lock is held to the end.
         let mut file = None;
         let mut lock = None;
+        let mut resumed_records = Vec::new();
         if let Some(path) = &self.checkpoint {
             let (l, done) = self.open_checkpoint(path, &keys)?;
-            for (i, s) in done {
+            for &(i, s) in &done {
                 results[i] = Some(s);
             }
             let f = l
@@ -821,6 +890,7 @@ impl BookBuilder {
                 .map_err(|e| IoError::new("open book checkpoint", path, e))?;
             file = Some(f);
             lock = Some(l);
+            resumed_records = done;
         }
         let ckpt_error = |e: std::io::Error| {
             let path = self.checkpoint.as_deref().unwrap_or(Path::new("-"));
@@ -846,6 +916,22 @@ impl BookBuilder {
         let total = order.len();
         order.retain(|&i| results[i].is_none());
         let resumed = total - order.len();
+        if let Some(path) = &self.checkpoint {
+            match pool.install(|| {
+                recheck_resumed(solver, path, &keys, &resumed_records, self.recheck_always)
+            }) {
+                Err(BuildError::Solve(SolveError::Interrupted)) => {
+                    return Ok(BuildOutcome::Stopped {
+                        solved: 0,
+                        done: resumed,
+                        remaining: total - resumed,
+                        interrupted: true,
+                    })
+                }
+                checked => checked?,
+            }
+        }
+        drop(resumed_records);
         progress(BuildProgress::Searching {
             done: resumed,
             total,
@@ -971,6 +1057,9 @@ impl BookBuilder {
             .map(|(&(key, ply), s)| entry_of(key, ply, s.expect("every entry is solved")))
             .collect();
         let book = Book::from_entries(self.start, self.depth, entries)?;
+        // Checked as a reader checks it, before anything is replaced.
+        pool.install(|| book.verify())
+            .map_err(|e| BuildError::Contradiction(e.to_string()))?;
         if let Some(out) = &self.output {
             book.save(out)?;
         }

@@ -55,6 +55,7 @@ use std::fmt;
 use std::path::Path;
 
 use rastros_core::{Bitboard, Board, Outcome, Position};
+use rayon::prelude::*;
 
 use crate::fsio::{self, IoError};
 use crate::score::{Score, Value};
@@ -64,11 +65,13 @@ use crate::table::Key;
 
 pub use build::{
     checkpoint_path, BookBuilder, BuildError, BuildOutcome, BuildProgress, Strategy,
-    DEFAULT_MAX_POSITIONS,
+    DEFAULT_MAX_POSITIONS, RECHECK_ALWAYS,
 };
 pub use format::{ENTRY_LEN, VERSION};
 // Internals public only for the integration tests (`tests/book.rs` corrupts files byte by
 // byte and rebuilds positions from keys): hidden from the docs, not part of the API.
+#[doc(hidden)]
+pub use build::CKPT_HEADER_LEN;
 #[doc(hidden)]
 pub use build::{enumerate, key_position};
 #[doc(hidden)]
@@ -372,37 +375,48 @@ impl Book {
     /// Reads a book file. The header is read and checked first, from the first bytes, and
     /// the file's length must be the one its entry count implies before the entries are
     /// read: a file that is not a book, or is cut short or too long, is refused at once
-    /// whatever its size. Only a regular file is read (not a folder, device or pipe).
+    /// whatever its size. Only a regular file is read (not a folder, device or pipe). Then
+    /// every entry is checked against its children's ([`Book::verify`]): checksums catch
+    /// accidents, this catches entries edited with the checksums recomputed, wherever the
+    /// book's other entries contradict them.
     pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
-        Ok(Book::from_parsed(format::read_path(path.as_ref(), None)?))
+        Ok(Book::open_verified(path, None)?.0)
     }
 
     /// Reads a book file that must be for `board` ([`BookError::WrongBoard`] otherwise),
     /// checked as [`Book::open`] checks it.
     pub fn open_for(path: impl AsRef<Path>, board: &Board) -> Result<Book, BookError> {
-        Ok(Book::from_parsed(format::read_path(
-            path.as_ref(),
-            Some(board),
-        )?))
+        Ok(Book::open_verified(path, Some(board))?.0)
     }
 
-    fn from_parsed(p: format::Parsed) -> Book {
-        Book {
+    /// [`Book::open`] (for `board`, when given), with what [`Book::verify`] found.
+    pub fn open_verified(
+        path: impl AsRef<Path>,
+        board: Option<&Board>,
+    ) -> Result<(Book, Verified), BookError> {
+        Book::checked(format::read_path(path.as_ref(), board)?)
+    }
+
+    /// The book of a parsed file, once [`Book::verify`] passed.
+    fn checked(p: format::Parsed) -> Result<(Book, Verified), BookError> {
+        let book = Book {
             board: p.board,
             start: p.start,
             depth: p.depth,
             entries: p.entries,
-        }
+        };
+        let verified = book.verify()?;
+        Ok((book, verified))
     }
 
-    /// A book from the bytes of a file.
+    /// A book from the bytes of a file, checked as [`Book::open`] checks a file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
         Book::from_bytes_for(bytes, None)
     }
 
     /// A book from the bytes of a file that must be for `board`, when given.
     pub fn from_bytes_for(bytes: &[u8], board: Option<&Board>) -> Result<Book, BookError> {
-        Ok(Book::from_parsed(format::read_file(bytes, board)?))
+        Ok(Book::checked(format::read_file(bytes, board)?)?.0)
     }
 
     /// The bytes of the book file.
@@ -474,17 +488,33 @@ impl Book {
 
     /// [`Book::verify`]'s check: what it checked, or the index of the first entry its
     /// children contradict and how.
+    /// Runs on rayon's threads, a chunk of entries each, so its time is linear in the
+    /// entries and divided by the cores; the result does not depend on them.
     fn contradiction(&self) -> Result<Verified, (usize, String)> {
-        let mut beyond_children = Vec::new();
-        for (i, e) in self.entries.iter().enumerate() {
-            match self.by_children(e) {
-                Some(derived) => {
-                    if let Some(why) = mismatch(e, derived, "its children give") {
-                        return Err((i, why));
+        const CHUNK: usize = 1 << 12;
+        let chunks: Vec<Result<Vec<usize>, (usize, String)>> = self
+            .entries
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut beyond = Vec::new();
+                for (i, e) in chunk.iter().enumerate() {
+                    let i = c * CHUNK + i;
+                    match self.by_children(e) {
+                        Some(derived) => {
+                            if let Some(why) = mismatch(e, derived, "its children give") {
+                                return Err((i, why));
+                            }
+                        }
+                        None => beyond.push(i),
                     }
                 }
-                None => beyond_children.push(i),
-            }
+                Ok(beyond)
+            })
+            .collect();
+        let mut beyond_children = Vec::new();
+        for chunk in chunks {
+            beyond_children.extend(chunk?);
         }
         Ok(Verified {
             checked: self.entries.len() - beyond_children.len(),

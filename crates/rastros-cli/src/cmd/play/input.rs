@@ -124,20 +124,6 @@ pub fn target(pos: &Position, input: &Input) -> Option<Result<u8, Illegal>> {
     })
 }
 
-/// `text` made safe to echo in a message: control characters replaced, and cut to at most
-/// `max` characters (with an ellipsis).
-pub fn sanitize(text: &str, max: usize) -> String {
-    let mut out: String = text
-        .chars()
-        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-        .take(max)
-        .collect();
-    if text.chars().count() > max {
-        out.push('…');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,13 +219,5 @@ mod tests {
         let wide = Position::start(Board::new(32, 2).unwrap(), Cell::new(27, 0)).unwrap();
         let ab2 = wide.board().parse_cell("ab2").unwrap();
         assert_eq!(target(&wide, &parse("AB2")), Some(Ok(ab2)));
-    }
-
-    #[test]
-    fn sanitize_cuts_and_cleans() {
-        assert_eq!(sanitize("abc", 5), "abc");
-        assert_eq!(sanitize("abcdef", 3), "abc…");
-        assert_eq!(sanitize("a\u{1b}[2Jb", 10), "a\u{fffd}[2Jb");
-        assert_eq!(sanitize("ΑΒΓΔ", 2), "ΑΒ…");
     }
 }
