@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use common::{
-    build_book, command, fails, fails_with, ok, rng, run_command, s, scratch, wait, Run, TIME_LIMIT,
+    build_book, command, fails, fails_with, json, ok, rng, run_command, s, scratch, wait, Run,
+    TIME_LIMIT,
 };
 use rand::RngExt;
 

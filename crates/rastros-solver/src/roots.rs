@@ -589,8 +589,8 @@ impl<'a> RootSolver<'a> {
     }
 
     /// Continues the solve saved in `path`, which must be for `pos` and `mode`; progress
-    /// keeps being saved there, so `path` is checked first to take the file
-    /// ([`fsio::check_output`]: not a link, a folder or on a read-only file system), before
+    /// keeps being saved there, so once read `path` is checked to take the file again
+    /// ([`fsio::check_output`]: not a symbolic link, nor on a read-only file system) before
     /// any root move is solved.
     pub fn resume(
         solver: &'a Solver,
@@ -598,8 +598,8 @@ impl<'a> RootSolver<'a> {
         mode: Mode,
         path: &Path,
     ) -> Result<Self, RootsError> {
-        fsio::check_output(path, "checkpoint").map_err(CheckpointError::from)?;
         let checkpoint = Checkpoint::load(path)?;
+        fsio::check_output(path, "checkpoint").map_err(CheckpointError::from)?;
         checkpoint.check(path, pos, mode)?;
         let mut roots = RootSolver::from_checkpoint(solver, checkpoint)?;
         roots.file = Some(path.to_path_buf());

@@ -7,9 +7,10 @@
 //! one file per unit, `DIR/unit-NNNNNN.pos` (numbered from 0 in the order a depth-first walk
 //! of the moves in cell index order meets them), plus a manifest `DIR/split.txt`.
 //! [`solve_unit`] solves one unit and its result goes beside it, `FILE.result`.
-//! [`merge_dir`] checks that every unit has exactly one result for its position, then
-//! minimaxes the `K`-ply tree from its leaves to the root, giving the same
-//! [`Analysis`] as [`Solver::analyze`]: value, DTE, winning moves, optimal moves and a
+//! [`merge_dir`] ([`read_split_dir`], then [`SplitDir::merge`]) checks that every unit has
+//! exactly one result for its position, then minimaxes the `K`-ply tree from its leaves to
+//! the root, giving the same [`Analysis`] as [`Solver::analyze`]: value, DTE, winning
+//! moves, optimal moves and a
 //! principal variation (followed through the split tree by the lowest-indexed optimal move,
 //! then continued by the unit's own principal variation, stored in its result).
 //!
@@ -42,26 +43,34 @@
 //! ```
 //!
 //! Its result `DIR/unit-000030.pos.result` (value and DTE for the unit's side to move; `dte`
-//! and `pv` are `-` in the `value` and `winning` modes; `nodes` and `seconds` are the work
-//! spent; `checksum` is the FNV-1a 64 ([`crate::fsio::fnv1a64`]) of every byte before the
-//! `checksum` line, as 16 hex digits):
+//! is `-` in the `value` and `winning` modes; `pv` is the line of play that backs the claim:
+//! the principal variation in DTE mode, a [`line_of_play`] in the others; `nodes` and
+//! `seconds` are the work spent; `checksum` is the FNV-1a 64 ([`crate::fsio::fnv1a64`]) of
+//! every byte before the `checksum` line, as 16 hex digits):
 //!
 //! ```text
-//! rastros-unit-result 2
+//! rastros-unit-result 3
 //! position 6x6 ....../....../....../..xxo./....../...... 1
 //! mode dte
 //! value win
 //! dte 13
 //! pv f2 f3 e2 f1 e1 d1 c2 b3 a2 a3 b2 b1 a1
-//! nodes 33192
-//! seconds 0.007625844
+//! nodes 3520
+//! seconds 0.000835338
 //! checksum <16 hex digits: FNV-1a 64 of every byte above>
 //! ```
 //!
 //! A result read back is refused when its checksum does not match (the file was edited or
-//! damaged) and, in DTE mode, unless its principal variation is legal from the position,
-//! `dte` plies long and ends the game as `value` says. Results of format version 1 (no
-//! checksum) are refused with a message saying to solve the unit again.
+//! damaged) and unless [`check_claim`] accepts its line for its value (and DTE): legal from
+//! the position, ending the game with that result (after exactly `dte` plies in DTE mode).
+//! Results of format versions 1 (no checksum) and 2 (no line outside DTE mode) are refused
+//! with a message saying to solve the unit again.
+//!
+//! The line check does not prove best play: a result forged with a legal cooperative line
+//! passes it. [`certify_unit`] writes a certificate of the unit's value beside it
+//! (`FILE.cert`), which [`verify_unit`] checks with the independent checker
+//! `rastros-verify`: that proves values, not distances; [`recheck_unit`] solves a unit again
+//! to check its distance, on units drawn by [`SplitDir::pick`].
 //!
 //! The merge checks that the manifest's `start` and `moves`, when a start is given, lead to
 //! its `root`, and reports `nodes` and `seconds` as the sums over all units (total work, not
