@@ -825,18 +825,16 @@ fn unit_files_are_quoted_short_and_escaped_and_huge_ones_are_refused_unread() {
 #[test]
 fn forged_unit_results_are_caught_by_their_lines_certificates_and_rechecks() {
     use rastros_solver::claim::check_claim;
-    use rastros_solver::units::result_path;
+    use rastros_solver::units::{result_path, unit_file_name};
     use rastros_solver::{UnitResult, Value};
 
     let tmp = scratch();
     let dir = tmp.path().join("split");
     ok(&["split", "--board", "5x5", "--depth", "1", "--out", s(&dir)]);
-    let mut units: Vec<PathBuf> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pos"))
+    let units: Vec<PathBuf> = (0..)
+        .map(|n| dir.join(unit_file_name(n)))
+        .take_while(|u| u.exists())
         .collect();
-    units.sort();
     for unit in &units {
         let args = ["solve-unit", s(unit), "--hash-mb", "8", "--certify"];
         assert!(ok(&args).contains(".cert"));

@@ -15,8 +15,8 @@ use rastros_solver::units::{
     solve_unit, split, verify_unit, write_split,
 };
 use rastros_solver::{
-    Checkpoint, CheckpointError, Mode, RootSolver, RootsError, Solver, Unit, UnitError, UnitResult,
-    Value,
+    Analysis, Checkpoint, CheckpointError, Mode, RootSolver, RootsError, Solver, Unit, UnitError,
+    UnitResult, Value,
 };
 
 /// A fresh, empty scratch directory for one test.
@@ -56,6 +56,27 @@ fn forge_checkpoint(file: &Path, edit: &dyn Fn(&mut serde_json::Value)) {
     fs::write(file, reseal_checkpoint(&(json.to_string() + "\n"))).unwrap();
 }
 
+/// The 5x5 start (the snail on c3), a solver for it, and a checkpoint path in a scratch
+/// directory named `name`.
+fn five(name: &str) -> (Position, Solver, PathBuf) {
+    let board = Board::new(5, 5).unwrap();
+    let dir = scratch(name);
+    (
+        Position::centre(board).unwrap(),
+        common::solver(board),
+        dir.join("cp.json"),
+    )
+}
+
+/// [`five`], solved root by root in `mode` with its checkpoint saved: also the answer.
+fn solved_five(name: &str, mode: Mode) -> (Position, Solver, PathBuf, Analysis) {
+    let (pos, solver, file) = five(name);
+    let mut roots = RootSolver::create(&solver, &pos, mode, &file).unwrap();
+    roots.run(None).unwrap();
+    let answer = roots.finish().unwrap();
+    (pos, solver, file, answer)
+}
+
 fn resume_error(solver: &Solver, pos: &Position, mode: Mode, file: &Path) -> String {
     let err = RootSolver::resume(solver, pos, mode, file).unwrap_err();
     assert!(
@@ -75,14 +96,7 @@ fn resume_error(solver: &Solver, pos: &Position, mode: Mode, file: &Path) -> Str
 /// entry (b4 made "win in 3") with its old line, or with none, and every entry set to loss.
 #[test]
 fn forged_checkpoint_entries_are_refused_naming_the_entry() {
-    let board = Board::new(5, 5).unwrap();
-    let pos = Position::centre(board).unwrap();
-    let solver = common::solver(board);
-    let dir = scratch("checkpoint");
-    let file = dir.join("cp.json");
-    let mut roots = RootSolver::create(&solver, &pos, Mode::Dte, &file).unwrap();
-    roots.run(None).unwrap();
-    let truth = roots.finish().unwrap();
+    let (pos, solver, file, truth) = solved_five("checkpoint", Mode::Dte);
     let good = fs::read_to_string(&file).unwrap();
     // Every entry carries a line of play that backs it.
     for m in &Checkpoint::load(&file).unwrap().done {
@@ -130,21 +144,14 @@ fn forged_checkpoint_entries_are_refused_naming_the_entry() {
     .unwrap();
     let err = resume_error(&solver, &pos, Mode::Dte, &file);
     assert!(err.contains("without a line of play"), "{err}");
-    fs::remove_dir_all(&dir).unwrap();
+    fs::remove_dir_all(file.parent().unwrap()).unwrap();
 }
 
 /// In the value and winning modes every entry carries a line too, which ends the game as
 /// the value says: a flipped value is refused.
 #[test]
 fn flipped_values_in_a_winning_mode_checkpoint_are_refused() {
-    let board = Board::new(5, 5).unwrap();
-    let pos = Position::centre(board).unwrap();
-    let solver = common::solver(board);
-    let dir = scratch("checkpoint-winning");
-    let file = dir.join("cp.json");
-    let mut roots = RootSolver::create(&solver, &pos, Mode::Winning, &file).unwrap();
-    roots.run(None).unwrap();
-    let a = roots.finish().unwrap();
+    let (pos, solver, file, a) = solved_five("checkpoint-winning", Mode::Winning);
     assert_eq!(a.value, solver.value(&pos).unwrap());
     for m in &Checkpoint::load(&file).unwrap().done {
         assert_eq!(m.dte, None);
@@ -158,18 +165,15 @@ fn flipped_values_in_a_winning_mode_checkpoint_are_refused() {
         err.contains(": move ") && err.contains("the line of play ends in a"),
         "{err}"
     );
-    fs::remove_dir_all(&dir).unwrap();
+    fs::remove_dir_all(file.parent().unwrap()).unwrap();
 }
 
 /// `--resume FILE` with FILE a symbolic link is refused before any root move is solved
 /// (the constructor fails; it used to succeed and fail after the first root move).
 #[test]
 fn resume_through_a_link_is_refused_before_solving() {
-    let board = Board::new(5, 5).unwrap();
-    let pos = Position::centre(board).unwrap();
-    let solver = common::solver(board);
-    let dir = scratch("link");
-    let file = dir.join("cp.json");
+    let (pos, solver, file) = five("link");
+    let dir = file.parent().unwrap().to_path_buf();
     RootSolver::create(&solver, &pos, Mode::Dte, &file).unwrap();
     let before = fs::read_to_string(&file).unwrap();
     let link = dir.join("link.json");

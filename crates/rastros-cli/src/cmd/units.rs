@@ -152,8 +152,9 @@ pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
 pub struct MergeArgs {
     /// The directory written by `rastros split`, with every unit solved.
     dir: PathBuf,
-    /// Print one JSON object (the fields of `rastros solve --json`, with `verified` and
-    /// `rechecked`) instead of text.
+    /// Print one JSON object (the fields of `rastros solve --json`; with --verify also
+    /// `verified`, the units proved; with --recheck `rechecked` and `recheck_seed`) instead
+    /// of text.
     #[arg(long)]
     json: bool,
     /// Check every unit's value with its certificate (FILE.cert, written by `solve-unit
@@ -212,9 +213,13 @@ pub fn merge(args: MergeArgs) -> Result<(), CliError> {
     let a = &merged.analysis;
     if args.json {
         let mut out = analysis_json(&m.root, m.start.clone(), m.moves.clone(), a);
-        out["verified"] = verified.into();
-        out["rechecked"] = rechecked.map(|(n, _)| n).into();
-        out["recheck_seed"] = rechecked.map(|(_, seed)| seed).into();
+        if let Some(n) = verified {
+            out["verified"] = n.into();
+        }
+        if let Some((n, seed)) = rechecked {
+            out["rechecked"] = n.into();
+            out["recheck_seed"] = seed.into();
+        }
         outln!("{out}");
     } else {
         print_analysis(&m.root, a)?;
