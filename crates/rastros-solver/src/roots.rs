@@ -105,7 +105,7 @@ pub(crate) fn check_line(pos: &Position, line: &[u8]) -> Result<(), String> {
     for &to in line {
         p = p
             .play_index(to)
-            .map_err(|e| format!("principal variation: {e}"))?;
+            .map_err(|e| format!("the line of moves: {e}"))?;
     }
     Ok(())
 }
