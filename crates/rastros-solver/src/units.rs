@@ -1210,12 +1210,19 @@ pub fn certify_unit(solver: &Solver, unit_file: &Path, unit: &Unit) -> Result<Pa
 /// distance to the end. Returns the positions the checker checked.
 pub fn verify_unit(u: &SolvedUnit) -> Result<u64, UnitError> {
     let file = certificate_path(&u.file);
-    let bytes = fsio::read(&file, "certificate")?;
-    let report = rastros_verify::verify(&bytes);
     let refuse = |reason: String| UnitError::Certificate {
         file: file.display().to_string(),
         reason: tame(&reason),
     };
+    let bytes = match fsio::read(&file, "certificate") {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(refuse(
+                "there is none: solve the unit with `solve-unit --certify`".into(),
+            ))
+        }
+        read => read?,
+    };
+    let report = rastros_verify::verify(&bytes);
     if let Some(e) = report.error {
         return Err(refuse(format!("the checker refuses it: {e}")));
     }

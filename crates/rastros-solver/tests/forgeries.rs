@@ -311,7 +311,8 @@ fn forged_unit_results_are_refused_naming_the_file() {
     fs::remove_file(certificate_path(&forged)).unwrap();
     let err = verify_unit(u).unwrap_err().to_string();
     assert!(
-        err.contains(&certificate_path(&forged).display().to_string()),
+        err.contains(&certificate_path(&forged).display().to_string())
+            && err.contains("there is none: solve the unit with `solve-unit --certify`"),
         "{err}"
     );
     // A damaged certificate is refused by the checker.
