@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use common::{
-    build_book, command, fails, fails_with, ok, rng, run_command, s, scratch, wait, Run, TIME_LIMIT,
+    build_book, command, fails, fails_with, json, ok, rng, run_command, s, scratch, wait, Run,
+    TIME_LIMIT,
 };
 use rand::RngExt;
 
@@ -121,6 +122,20 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ),
     ("solve-unit", &["solve-unit", "{unit}", "--hash-mb", "8"]),
     ("merge", &["merge", "{split}"]),
+    ("merge --verify", &["merge", "{split}", "--verify"]),
+    (
+        "merge --recheck",
+        &[
+            "merge",
+            "{split}",
+            "--recheck",
+            "3",
+            "--seed",
+            "1",
+            "--hash-mb",
+            "8",
+        ],
+    ),
     ("rules", &["rules"]),
     ("play", &["play", "--board", "5x5"]),
 ];
@@ -142,6 +157,8 @@ const NUMBERS: &[(&str, &str)] = &[
     ("split", "--depth"),
     ("split", "--max-units"),
     ("solve-unit", "--threads"),
+    ("merge --recheck", "--recheck"),
+    ("merge --recheck", "--seed"),
     ("play", "--threads"),
 ];
 
@@ -174,6 +191,12 @@ const FILES: &[(&str, &str, bool, bool)] = &[
     ("merge", "{split}/unit-000003.pos.result", true, false),
     ("merge", "{split}/split.txt", false, false),
     ("merge", "{split}/unit-000003.pos", false, false),
+    (
+        "merge --verify",
+        "{split}/unit-000003.pos.cert",
+        true,
+        false,
+    ),
 ];
 
 /// The fixture: one file or directory of every kind, made by the commands themselves.
@@ -196,6 +219,7 @@ fn fixture(dir: &Path) {
             &p(&format!("split/unit-{i:06}.pos")),
             "--hash-mb",
             "8",
+            "--certify",
         ]);
     }
     fs::create_dir(dir.join("unit")).unwrap();
@@ -792,4 +816,159 @@ fn unit_files_are_quoted_short_and_escaped_and_huge_ones_are_refused_unread() {
         assert!(stderr.chars().count() < 500, "{stderr}");
         assert!(!stderr.trim_end().chars().any(char::is_control), "{stderr}");
     }
+}
+
+/// Issue 54: forged unit results (checksums recomputed) do not become answers. A flipped
+/// value is refused by its line of play; a losing unit rewritten as a win with a legal
+/// cooperative two-ply line passes that check by construction and a plain merge, but not
+/// `merge --verify` (its certificate proves the other player wins) nor `merge --recheck`.
+#[test]
+fn forged_unit_results_are_caught_by_their_lines_certificates_and_rechecks() {
+    use rastros_solver::claim::check_claim;
+    use rastros_solver::units::{result_path, unit_file_name};
+    use rastros_solver::{UnitResult, Value};
+
+    let tmp = scratch();
+    let dir = tmp.path().join("split");
+    ok(&["split", "--board", "5x5", "--depth", "1", "--out", s(&dir)]);
+    let units: Vec<PathBuf> = (0..)
+        .map(|n| dir.join(unit_file_name(n)))
+        .take_while(|u| u.exists())
+        .collect();
+    for unit in &units {
+        let args = ["solve-unit", s(unit), "--hash-mb", "8", "--certify"];
+        assert!(ok(&args).contains(".cert"));
+    }
+    let truth = json(&["merge", s(&dir), "--json", "--verify"]);
+    assert_eq!(truth["verified"], units.len());
+    let rechecked = json(&[
+        "merge",
+        s(&dir),
+        "--json",
+        "--recheck",
+        "5",
+        "--seed",
+        "3",
+        "--hash-mb",
+        "8",
+    ]);
+    assert_eq!(
+        (
+            rechecked["rechecked"].clone(),
+            rechecked["recheck_seed"].clone()
+        ),
+        (5.into(), 3.into())
+    );
+
+    // A losing unit and a cooperative two-ply line that ends in a win for its side to move.
+    let (unit, line) = units
+        .iter()
+        .find_map(|u| {
+            let r = UnitResult::load(&result_path(u)).unwrap();
+            if r.value != Value::Win {
+                for a in r.position.legal_moves() {
+                    let after = r.position.play_index(a).unwrap();
+                    for b in after.legal_moves() {
+                        if check_claim(&r.position, &[a, b], Value::Win, Some(2)).is_ok() {
+                            return Some((u.clone(), vec![a, b]));
+                        }
+                    }
+                }
+            }
+            None
+        })
+        .expect("a losing unit with a cooperative two-ply win");
+    let file = result_path(&unit);
+    let good = fs::read_to_string(&file).unwrap();
+    let mut r = UnitResult::from_text(&good, "r").unwrap();
+    r.value = Value::Win;
+    r.dte = Some(2);
+    r.pv = line;
+    fs::write(&file, r.to_text()).unwrap();
+    let forged = json(&["merge", s(&dir), "--json"]);
+    assert_ne!(
+        forged["winning_moves"], truth["winning_moves"],
+        "a plain merge takes the forgery"
+    );
+    let cert = format!("{}.cert", s(&unit));
+    let err = fails(&["merge", s(&dir), "--verify"]);
+    assert!(
+        err.contains(&cert)
+            && err.contains("wins, but the result's value is win")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    let args = ["merge", s(&dir), "--recheck", "1000", "--hash-mb", "8"];
+    let err = fails(&args);
+    assert!(
+        err.contains(s(&file))
+            && err.contains("claims win in 2, but solving its unit again gives loss in"),
+        "{err}"
+    );
+
+    // A flipped value keeps its old line, which gives it away.
+    let flipped = if good.contains("value win") {
+        good.replace("value win", "value loss")
+    } else {
+        good.replace("value loss", "value win")
+    };
+    let body = &flipped[..flipped.rfind("checksum ").unwrap()];
+    let sum = rastros_solver::fsio::fnv1a64(body.as_bytes());
+    fs::write(&file, format!("{body}checksum {sum:016x}\n")).unwrap();
+    let err = fails(&["merge", s(&dir)]);
+    assert!(
+        err.contains(s(&file)) && err.contains("the line of play ends in a"),
+        "{err}"
+    );
+    fs::write(&file, &good).unwrap();
+
+    // --certify needs a split from a start cell; the error comes before any solving.
+    let whole = tmp.path().join("whole");
+    let root = "5x5 ...../...../..o../...../..... 1";
+    ok(&[
+        "split",
+        "--position",
+        root,
+        "--depth",
+        "1",
+        "--out",
+        s(&whole),
+    ]);
+    let unit0 = whole.join("unit-000000.pos");
+    fails_with(
+        &["solve-unit", s(&unit0), "--certify"],
+        "split from --start",
+    );
+    assert!(!result_path(&unit0).exists());
+}
+
+/// Issue 54: `solve --resume FILE` with FILE a symbolic link fails at once (the path is
+/// checked first, as for --checkpoint), not after solving the first root move of 8x8, which
+/// takes minutes (past the harness's time limit).
+#[test]
+fn resume_through_a_link_fails_before_the_first_root_move() {
+    use rastros_core::{Board, Position};
+    use rastros_solver::{Checkpoint, Mode};
+
+    let tmp = scratch();
+    let board = Board::new(8, 8).unwrap();
+    let pos = Position::start(board, board.cell(board.parse_cell("d4").unwrap())).unwrap();
+    let file = tmp.path().join("cp.json");
+    Checkpoint::new(pos, Mode::Dte).save(&file).unwrap();
+    let before = fs::read(&file).unwrap();
+    let link = tmp.path().join("link.json");
+    std::os::unix::fs::symlink(&file, &link).unwrap();
+    let args = [
+        "solve",
+        "--board",
+        "8x8",
+        "--start",
+        "d4",
+        "--resume",
+        s(&link),
+    ];
+    let run = run_args(&args.map(String::from));
+    assert_clean_failure("solve --resume LINK", &run, "symbolic link");
+    assert!(run.stderr.contains(s(&link)), "{}", run.stderr);
+    assert_eq!(fs::read(&file).unwrap(), before);
 }

@@ -192,7 +192,7 @@ fn unit_results_edited_or_damaged_are_refused_by_merge() {
     // Edited by hand: the checksum no longer matches.
     fs::write(&file, good.replace(from, to)).unwrap();
     fails_with(&["merge", s(&dir)], "the checksum does not match");
-    // Edited with the checksum made right: the principal variation gives it away.
+    // Edited with the checksum made right: the line of play gives it away.
     let mut r = UnitResult::from_text(&good, "r").unwrap();
     r.value = if r.value == Value::Win {
         Value::Loss
@@ -202,14 +202,14 @@ fn unit_results_edited_or_damaged_are_refused_by_merge() {
     fs::write(&file, r.to_text()).unwrap();
     let err = fails(&["merge", s(&dir)]);
     assert!(
-        err.contains("unit-000004.pos.result") && err.contains("principal variation"),
+        err.contains("unit-000004.pos.result") && err.contains("the line of play ends in a"),
         "{err}"
     );
     // A result of the old format, without a checksum.
     let old: String = good
         .lines()
         .filter(|l| !l.starts_with("checksum"))
-        .map(|l| l.replace("rastros-unit-result 2", "rastros-unit-result 1") + "\n")
+        .map(|l| l.replace("rastros-unit-result 3", "rastros-unit-result 1") + "\n")
         .collect();
     fs::write(&file, old).unwrap();
     fails_with(&["merge", s(&dir)], "solve the unit again");
@@ -249,9 +249,9 @@ fn a_checkpoint_with_a_flipped_value_is_refused_by_resume() {
         flipped,
         "the refused file is left alone"
     );
-    // Flipped with the checksum made right, on a move with a principal variation.
+    // Flipped with the checksum made right: the entry's line of play gives it away.
     let mut c = Checkpoint::from_json(&good, "cp").unwrap();
-    let m = c.done.iter_mut().find(|m| m.pv.is_some()).unwrap();
+    let m = c.done.first_mut().unwrap();
     m.value = if m.value == Value::Win {
         Value::Loss
     } else {
@@ -260,7 +260,7 @@ fn a_checkpoint_with_a_flipped_value_is_refused_by_resume() {
     fs::write(&cp, c.to_json()).unwrap();
     fails_with(
         &["solve", "--board", "5x5", "--resume", s(&cp)],
-        "principal variation",
+        "the line of play ends in a",
     );
 }
 

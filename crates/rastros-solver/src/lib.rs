@@ -25,6 +25,7 @@
 //! ```
 //!
 //! - [`score`]: values, distances to the end and their integer encoding;
+//! - [`claim`]: the check of a result read from a file against its line of play;
 //! - [`table`]: the fixed-size lock-free transposition table;
 //! - [`key`]: the canonical position key (region, snail, side folded by symmetry) shared by
 //!   the table and the books;
@@ -49,6 +50,7 @@
 
 pub mod book;
 pub mod certify;
+pub mod claim;
 pub mod fsio;
 pub mod key;
 pub mod parallel;

@@ -4,11 +4,11 @@
 //! A [`RootSolver`] takes the legal moves of the root in increasing cell index order and,
 //! for each, solves the child exactly (a finished child is scored by [`terminal_score`]):
 //!
-//! - [`Mode::Dte`]: the child's exact [`Score`] with [`Solver::score`]; whenever a move is
-//!   strictly better than every move before it, its principal variation is computed at once
-//!   (the table is warm then) and stored with it;
-//! - [`Mode::Winning`]: the child's value with [`Solver::value`];
-//! - [`Mode::Value`]: the child's value, stopping at the first winning move.
+//! - [`Mode::Dte`]: the child's exact [`Score`] with [`Solver::score`], and its principal
+//!   variation, computed at once while the table is warm;
+//! - [`Mode::Winning`]: the child's value with [`Solver::value`], and a
+//!   [`line_of_play`] that ends the game as the value says;
+//! - [`Mode::Value`]: the same, stopping at the first winning move.
 //!
 //! The root's result is then assembled from the table of root moves: the value and DTE are
 //! the best parent-side score ([`Score::parent`], compared by [`Score::to_int`]), the
@@ -25,25 +25,28 @@
 //! checkpoint, never a partial one. It is a JSON object on one line:
 //!
 //! ```text
-//! {"format":"rastros-checkpoint 2","checksum":"<16 hex digits>",
+//! {"format":"rastros-checkpoint 3","checksum":"<16 hex digits>",
 //!  "position":"5x5 ...../...../..o../...../..... 1",
 //!  "mode":"dte","root_moves":8,"done":[
 //!   {"move":"b2","value":"loss","dte":18,"pv":["b2","c1",...,"e2"],"nodes":2726,"seconds":0.012},
-//!   {"move":"c2","value":"win","dte":19,"pv":["c2","d1",...,"a1"],"nodes":993,"seconds":0.011},
-//!   {"move":"d2","value":"loss","dte":18,"pv":null,"nodes":1463,"seconds":0.0002}]}
+//!   {"move":"c2","value":"win","dte":19,"pv":["c2","d1",...,"a1"],"nodes":993,"seconds":0.011}]}
 //! ```
 //!
 //! (one line in the file; shortened here). `checksum` is the FNV-1a 64 ([`fsio::fnv1a64`])
 //! of the file's bytes with the checksum's 16 hex digits written as zeros: any edit of the
 //! file is detected, and the checkpoint refused. Version 1 checkpoints (without the checksum)
-//! are refused with a message saying so. A principal variation read back must be legal from
-//! the root, last `dte` plies and end the game as `value` says. `value` and `dte` are for the root's side to
-//! move when playing `move` (the child's score seen from the parent); `dte` is `null`
-//! outside DTE mode; `pv` (DTE mode, moves that were best so far) is a principal variation
-//! from the root starting with `move`; `nodes` and
+//! and version 2 ones (whose entries may lack a line of play) are refused with a message
+//! saying so. `value` and `dte` are for the root's side to move when playing `move` (the
+//! child's score seen from the parent); `dte` is `null` outside DTE mode. `pv` is the
+//! entry's line of play from the root, starting with `move`: a principal variation in DTE
+//! mode, a [`line_of_play`] in the others. An entry read back is accepted only if
+//! [`check_claim`] accepts its line for its `value` (and `dte`): legal from the root, ending
+//! the game after exactly `dte` plies (any number outside DTE mode) with the result `value`
+//! says for the root's side to move. This catches an edited value or distance, not a
+//! forger who also writes a matching legal line (see [`crate::claim`]). `nodes` and
 //! `seconds` are the work spent on that move, and `probes`, `hits`, `matchings` and `traps`
-//! (left out of the example; read as 0 when absent, as in checkpoints written before they
-//! were recorded) its table probes, table hits, matchings and trap search positions.
+//! (left out of the example; read as 0 when absent) its table probes, table hits, matchings
+//! and trap search positions.
 //!
 //! ```
 //! use rastros_core::{Board, Position};
@@ -66,13 +69,14 @@ use std::time::Instant;
 use rastros_core::{Board, Outcome, Position};
 use serde::{Deserialize, Serialize};
 
+use crate::claim::{check_claim, line_of_play};
 use crate::fsio::{self, quote, tame, IoError};
 use crate::score::{Score, Value};
 use crate::search::Stats;
 use crate::solver::{terminal_score, Analysis, Mode, SolveError, Solver};
 
 /// The first field of every checkpoint file.
-pub const CHECKPOINT_FORMAT: &str = "rastros-checkpoint 2";
+pub const CHECKPOINT_FORMAT: &str = "rastros-checkpoint 3";
 
 /// The largest checkpoint read, in bytes (1 MiB): one holds a line per root move, a few
 /// kilobytes, so a bigger file is not one and is refused unread.
@@ -101,41 +105,9 @@ pub(crate) fn check_line(pos: &Position, line: &[u8]) -> Result<(), String> {
     for &to in line {
         p = p
             .play_index(to)
-            .map_err(|e| format!("principal variation: {e}"))?;
+            .map_err(|e| format!("the line of moves: {e}"))?;
     }
     Ok(())
-}
-
-/// Checks a principal variation read back from a file: legal from `pos`, exactly `dte`
-/// plies long, and ending the game with the side to move at `pos` winning exactly when
-/// `value` is a win.
-pub(crate) fn check_pv(pos: &Position, pv: &[u8], value: Value, dte: u32) -> Result<(), String> {
-    check_line(pos, pv)?;
-    if pv.len() as u32 != dte {
-        return Err(format!(
-            "the principal variation has {} moves but the dte is {dte}",
-            pv.len()
-        ));
-    }
-    let mut end = *pos;
-    for &to in pv {
-        end.play_unchecked(to);
-    }
-    match end.outcome() {
-        Outcome::InProgress => Err("the principal variation does not end the game".into()),
-        Outcome::Won { winner, .. } => {
-            let wins = winner == pos.side_to_move();
-            if wins == (value == Value::Win) {
-                Ok(())
-            } else {
-                Err(format!(
-                    "the principal variation ends in a {} for the side to move, but the value \
-                     is {value}",
-                    if wins { "win" } else { "loss" }
-                ))
-            }
-        }
-    }
 }
 
 /// One finished root move.
@@ -147,9 +119,9 @@ pub struct RootMove {
     pub value: Value,
     /// The root's DTE when playing this move (the child's DTE plus one), in DTE mode.
     pub dte: Option<u32>,
-    /// A principal variation from the root starting with this move (DTE mode; stored for
-    /// moves that were strictly better than every move before them).
-    pub pv: Option<Vec<u8>>,
+    /// The line of play from the root starting with this move that backs the claim (see
+    /// [`check_claim`]): a principal variation in DTE mode, [`line_of_play`] in the others.
+    pub pv: Vec<u8>,
     /// Nodes searched for this move.
     pub nodes: u64,
     /// Table probes, hits and matchings of this move's searches (0 in checkpoints written
@@ -391,7 +363,7 @@ impl Checkpoint {
                     to: board.cell(m.to).to_string(),
                     value: m.value.as_str().to_string(),
                     dte: m.dte,
-                    pv: m.pv.as_ref().map(|pv| cell_names(board, pv)),
+                    pv: Some(cell_names(board, &m.pv)),
                     nodes: m.nodes,
                     probes: m.probes,
                     hits: m.hits,
@@ -424,6 +396,14 @@ impl Checkpoint {
             return Err(format!(
                 "format '{}' has no checksum (written by an older rastros); this program \
                  reads '{CHECKPOINT_FORMAT}': remove the file and solve again",
+                file.format
+            ));
+        }
+        if file.format == "rastros-checkpoint 2" {
+            return Err(format!(
+                "format '{}' has entries without a line of play, so their results cannot be \
+                 checked (written by an older rastros); this program reads \
+                 '{CHECKPOINT_FORMAT}': remove the file and solve again",
                 file.format
             ));
         }
@@ -474,25 +454,19 @@ impl Checkpoint {
             if (mode == Mode::Dte) != m.dte.is_some() {
                 return Err(format!("move {}: dte must be given in dte mode only", m.to));
             }
-            let pv = match m.pv {
-                None => None,
-                Some(names) => {
-                    let pv = names
-                        .iter()
-                        .map(|n| parse_cell(board, n))
-                        .collect::<Result<Vec<u8>, String>>()?;
-                    if pv.first() != Some(&to) {
-                        return Err(format!(
-                            "move {}: the principal variation must start with it",
-                            m.to
-                        ));
-                    }
-                    let dte = m.dte.ok_or(format!("move {}: a pv needs a dte", m.to))?;
-                    check_pv(&position, &pv, value, dte)
-                        .map_err(|e| format!("move {}: {e}", m.to))?;
-                    Some(pv)
-                }
-            };
+            let names = m.pv.ok_or(format!("move {}: no line of play (pv)", m.to))?;
+            let pv = names
+                .iter()
+                .map(|n| parse_cell(board, n))
+                .collect::<Result<Vec<u8>, String>>()
+                .map_err(|e| format!("move {}: pv: {e}", m.to))?;
+            if pv.first() != Some(&to) {
+                return Err(format!(
+                    "move {}: the line of play must start with it",
+                    m.to
+                ));
+            }
+            check_claim(&position, &pv, value, m.dte).map_err(|e| format!("move {}: {e}", m.to))?;
             if !m.seconds.is_finite() || m.seconds < 0.0 {
                 return Err(format!("move {}: bad seconds", m.to));
             }
@@ -615,7 +589,9 @@ impl<'a> RootSolver<'a> {
     }
 
     /// Continues the solve saved in `path`, which must be for `pos` and `mode`; progress
-    /// keeps being saved there.
+    /// keeps being saved there, so once read `path` is checked to take the file again
+    /// ([`fsio::check_output`]: not a symbolic link, nor on a read-only file system) before
+    /// any root move is solved.
     pub fn resume(
         solver: &'a Solver,
         pos: &Position,
@@ -623,6 +599,7 @@ impl<'a> RootSolver<'a> {
         path: &Path,
     ) -> Result<Self, RootsError> {
         let checkpoint = Checkpoint::load(path)?;
+        fsio::check_output(path, "checkpoint").map_err(CheckpointError::from)?;
         checkpoint.check(path, pos, mode)?;
         let mut roots = RootSolver::from_checkpoint(solver, checkpoint)?;
         roots.file = Some(path.to_path_buf());
@@ -695,16 +672,23 @@ impl<'a> RootSolver<'a> {
         best
     }
 
-    /// A principal variation starting with root move `to`, whose parent-side score is
-    /// `score`.
+    /// The line of play starting with root move `to`, whose parent-side score is `score`:
+    /// a principal variation in DTE mode, else a [`line_of_play`].
     fn line(&self, to: u8, score: Score, stats: &mut Stats) -> Result<Vec<u8>, SolveError> {
         let mut child = self.checkpoint.position;
         child.play_unchecked(to);
         let mut line = vec![to];
-        if score.dte > 1 {
-            let a = self.solver.analyze(&child, Mode::Dte)?;
-            *stats += a.stats;
-            line.extend(a.pv.unwrap_or_default());
+        if child.is_over() {
+            return Ok(line);
+        }
+        if self.checkpoint.mode == Mode::Dte {
+            if score.dte > 1 {
+                let a = self.solver.analyze(&child, Mode::Dte)?;
+                *stats += a.stats;
+                line.extend(a.pv.unwrap_or_default());
+            }
+        } else {
+            line.extend(line_of_play(self.solver, &child)?);
         }
         Ok(line)
     }
@@ -730,19 +714,14 @@ impl<'a> RootSolver<'a> {
                 dte: 0,
             },
         };
-        // A principal variation is worth computing (with the table warm) only for a move
-        // that beats every move before it: the final line starts with such a move.
-        let new_best = mode == Mode::Dte
-            && self
-                .checkpoint
-                .done
-                .iter()
-                .all(|m| m.score().to_int() < parent.to_int());
+        // The entry's line of play, computed while the table is warm: every entry carries
+        // one, so that a resumed checkpoint can be checked (see `check_claim`).
+        let pv = self.line(to, parent, &mut stats)?;
         self.checkpoint.done.push(RootMove {
             to,
             value: parent.value,
             dte: (mode == Mode::Dte).then_some(parent.dte),
-            pv: None,
+            pv,
             nodes: self.solver.progress() - nodes0,
             probes: stats.probes,
             hits: stats.hits,
@@ -751,18 +730,6 @@ impl<'a> RootSolver<'a> {
             seconds: clock.elapsed().as_secs_f64(),
         });
         self.save()?;
-        if new_best {
-            let line = self.line(to, parent, &mut stats)?;
-            let last = self.checkpoint.done.last_mut().expect("just pushed");
-            last.pv = Some(line);
-            last.probes = stats.probes;
-            last.hits = stats.hits;
-            last.matchings = stats.matchings;
-            last.traps = stats.traps;
-            last.nodes = self.solver.progress() - nodes0;
-            last.seconds = clock.elapsed().as_secs_f64();
-            self.save()?;
-        }
         Ok(self.checkpoint.done.last())
     }
 
@@ -793,32 +760,7 @@ impl<'a> RootSolver<'a> {
         }
         let mode = self.checkpoint.mode;
         let best = self.best().expect("a complete solve has a move").clone();
-        let mut pv = None;
-        if mode == Mode::Dte {
-            pv = best.pv.clone();
-            if pv.is_none() {
-                // Not stored (a hand-made checkpoint): compute it now.
-                let clock = Instant::now();
-                let nodes0 = self.solver.progress();
-                let mut stats = Stats::default();
-                let line = self.line(best.to, best.score(), &mut stats)?;
-                let entry = self
-                    .checkpoint
-                    .done
-                    .iter_mut()
-                    .find(|m| m.to == best.to)
-                    .expect("best is an entry");
-                entry.pv = Some(line.clone());
-                entry.nodes += self.solver.progress() - nodes0;
-                entry.probes += stats.probes;
-                entry.hits += stats.hits;
-                entry.matchings += stats.matchings;
-                entry.traps += stats.traps;
-                entry.seconds += clock.elapsed().as_secs_f64();
-                self.save()?;
-                pv = Some(line);
-            }
-        }
+        let pv = (mode == Mode::Dte).then(|| best.pv.clone());
         let done = &self.checkpoint.done;
         let sorted = |keep: &dyn Fn(&RootMove) -> bool| {
             let mut v: Vec<u8> = done.iter().filter(|m| keep(m)).map(|m| m.to).collect();

@@ -7,9 +7,10 @@
 //! one file per unit, `DIR/unit-NNNNNN.pos` (numbered from 0 in the order a depth-first walk
 //! of the moves in cell index order meets them), plus a manifest `DIR/split.txt`.
 //! [`solve_unit`] solves one unit and its result goes beside it, `FILE.result`.
-//! [`merge_dir`] checks that every unit has exactly one result for its position, then
-//! minimaxes the `K`-ply tree from its leaves to the root, giving the same
-//! [`Analysis`] as [`Solver::analyze`]: value, DTE, winning moves, optimal moves and a
+//! [`merge_dir`] ([`read_split_dir`], then [`SplitDir::merge`]) checks that every unit has
+//! exactly one result for its position, then minimaxes the `K`-ply tree from its leaves to
+//! the root, giving the same [`Analysis`] as [`Solver::analyze`]: value, DTE, winning
+//! moves, optimal moves and a
 //! principal variation (followed through the split tree by the lowest-indexed optimal move,
 //! then continued by the unit's own principal variation, stored in its result).
 //!
@@ -42,26 +43,34 @@
 //! ```
 //!
 //! Its result `DIR/unit-000030.pos.result` (value and DTE for the unit's side to move; `dte`
-//! and `pv` are `-` in the `value` and `winning` modes; `nodes` and `seconds` are the work
-//! spent; `checksum` is the FNV-1a 64 ([`crate::fsio::fnv1a64`]) of every byte before the
-//! `checksum` line, as 16 hex digits):
+//! is `-` in the `value` and `winning` modes; `pv` is the line of play that backs the claim:
+//! the principal variation in DTE mode, a [`line_of_play`] in the others; `nodes` and
+//! `seconds` are the work spent; `checksum` is the FNV-1a 64 ([`crate::fsio::fnv1a64`]) of
+//! every byte before the `checksum` line, as 16 hex digits):
 //!
 //! ```text
-//! rastros-unit-result 2
+//! rastros-unit-result 3
 //! position 6x6 ....../....../....../..xxo./....../...... 1
 //! mode dte
 //! value win
 //! dte 13
 //! pv f2 f3 e2 f1 e1 d1 c2 b3 a2 a3 b2 b1 a1
-//! nodes 33192
-//! seconds 0.007625844
+//! nodes 3520
+//! seconds 0.000835338
 //! checksum <16 hex digits: FNV-1a 64 of every byte above>
 //! ```
 //!
 //! A result read back is refused when its checksum does not match (the file was edited or
-//! damaged) and, in DTE mode, unless its principal variation is legal from the position,
-//! `dte` plies long and ends the game as `value` says. Results of format version 1 (no
-//! checksum) are refused with a message saying to solve the unit again.
+//! damaged) and unless [`check_claim`] accepts its line for its value (and DTE): legal from
+//! the position, ending the game with that result (after exactly `dte` plies in DTE mode).
+//! Results of format versions 1 (no checksum) and 2 (no line outside DTE mode) are refused
+//! with a message saying to solve the unit again.
+//!
+//! The line check does not prove best play: a result forged with a legal cooperative line
+//! passes it. [`certify_unit`] writes a certificate of the unit's value beside it
+//! (`FILE.cert`), which [`verify_unit`] checks with the independent checker
+//! `rastros-verify`: that proves values, not distances; [`recheck_unit`] solves a unit again
+//! to check its distance, on units drawn by [`SplitDir::pick`].
 //!
 //! The merge checks that the manifest's `start` and `moves`, when a start is given, lead to
 //! its `root`, and reports `nodes` and `seconds` as the sums over all units (total work, not
@@ -76,10 +85,15 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use rastros_core::{Outcome, Position};
+use rastros_core::{Outcome, Player, Position};
 
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+
+use crate::certify::{certify, CertifyError};
+use crate::claim::{check_claim, line_of_play};
 use crate::fsio::{self, quote, tame, IoError};
-use crate::roots::{cell_names, check_line, check_pv, parse_cell};
+use crate::roots::{cell_names, check_line, parse_cell};
 use crate::score::{Score, Value};
 use crate::search::Stats;
 use crate::solver::{terminal_score, Analysis, Mode, SolveError, Solver};
@@ -87,7 +101,7 @@ use crate::solver::{terminal_score, Analysis, Mode, SolveError, Solver};
 /// The header line of a unit file.
 pub const UNIT_FORMAT: &str = "rastros-unit 1";
 /// The header line of a result file.
-pub const RESULT_FORMAT: &str = "rastros-unit-result 2";
+pub const RESULT_FORMAT: &str = "rastros-unit-result 3";
 /// The header line of the manifest.
 pub const SPLIT_FORMAT: &str = "rastros-split 1";
 /// The manifest's file name inside a split directory.
@@ -203,6 +217,27 @@ pub enum UnitError {
     },
     /// The solver refused or was interrupted.
     Solve(SolveError),
+    /// A certificate could not be made.
+    Certify(CertifyError),
+    /// `solve-unit --certify` needs a split made from a start cell: a certificate replays
+    /// its moves from a start.
+    CertifyNeedsStart(String),
+    /// A unit's certificate does not prove its result.
+    Certificate {
+        /// The certificate file.
+        file: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A unit solved again does not give its result's value or distance.
+    Recheck {
+        /// The result file.
+        result: String,
+        /// What the file claims.
+        claimed: String,
+        /// What solving the unit again gives.
+        found: String,
+    },
 }
 
 impl fmt::Display for UnitError {
@@ -286,6 +321,24 @@ impl fmt::Display for UnitError {
                 mode, expected
             ),
             Solve(e) => e.fmt(f),
+            Certify(e) => write!(f, "cannot certify the unit: {e}"),
+            CertifyNeedsStart(manifest) => write!(
+                f,
+                "{manifest} gives its root as a position, not a start cell and moves: a \
+                 certificate replays moves from a start, so split from --start (and --moves) \
+                 to certify units"
+            ),
+            Certificate { file, reason } => {
+                write!(f, "{file} does not prove its unit's result: {reason}")
+            }
+            Recheck {
+                result,
+                claimed,
+                found,
+            } => write!(
+                f,
+                "{result} claims {claimed}, but solving its unit again gives {found}"
+            ),
         }
     }
 }
@@ -295,6 +348,12 @@ impl std::error::Error for UnitError {}
 impl From<SolveError> for UnitError {
     fn from(e: SolveError) -> Self {
         UnitError::Solve(e)
+    }
+}
+
+impl From<CertifyError> for UnitError {
+    fn from(e: CertifyError) -> Self {
+        UnitError::Certify(e)
     }
 }
 
@@ -387,15 +446,19 @@ fn read_position(text: &str) -> Result<Position, String> {
         .map_err(|e| format!("position {}: {e}", quote(text)))
 }
 
-/// Moves (`-` for none) as cell indices of `pos`'s board, checked to be a legal line.
-fn read_line(pos: &Position, text: &str) -> Result<Vec<u8>, String> {
+/// Moves (`-` for none) as cell indices of `pos`'s board.
+fn read_cells(pos: &Position, text: &str) -> Result<Vec<u8>, String> {
     if text == "-" {
         return Ok(Vec::new());
     }
-    let line = text
-        .split_whitespace()
+    text.split_whitespace()
         .map(|n| parse_cell(pos.board(), n))
-        .collect::<Result<Vec<u8>, String>>()?;
+        .collect()
+}
+
+/// Moves (`-` for none) as cell indices of `pos`'s board, checked to be a legal line.
+fn read_line(pos: &Position, text: &str) -> Result<Vec<u8>, String> {
+    let line = read_cells(pos, text)?;
     check_line(pos, &line)?;
     Ok(line)
 }
@@ -480,8 +543,9 @@ pub struct UnitResult {
     pub value: Value,
     /// The unit's DTE ([`Mode::Dte`]).
     pub dte: Option<u32>,
-    /// A principal variation from the unit ([`Mode::Dte`]).
-    pub pv: Option<Vec<u8>>,
+    /// The line of play from the unit that backs the claim (see [`check_claim`]): a
+    /// principal variation in [`Mode::Dte`], a [`line_of_play`] in the other modes.
+    pub pv: Vec<u8>,
     /// Nodes searched.
     pub nodes: u64,
     /// Seconds spent.
@@ -497,9 +561,7 @@ impl UnitResult {
             self.mode,
             self.value,
             self.dte.map_or("-".to_string(), |d| d.to_string()),
-            self.pv
-                .as_ref()
-                .map_or("-".to_string(), |pv| write_line(&self.position, pv)),
+            write_line(&self.position, &self.pv),
             self.nodes,
             self.seconds
         ))
@@ -508,11 +570,21 @@ impl UnitResult {
     /// Reads a result file's text, checking it throughout; `name` labels errors.
     pub fn from_text(text: &str, name: &str) -> Result<UnitResult, UnitError> {
         let parse = || -> Result<UnitResult, String> {
-            if text.lines().next().map(str::trim_end) == Some("rastros-unit-result 1") {
-                return Err(format!(
-                    "format 'rastros-unit-result 1' has no checksum (written by an older \
-                     rastros); this program reads '{RESULT_FORMAT}': solve the unit again"
-                ));
+            match text.lines().next().map(str::trim_end) {
+                Some(old @ "rastros-unit-result 1") => {
+                    return Err(format!(
+                        "format '{old}' has no checksum (written by an older rastros); this \
+                         program reads '{RESULT_FORMAT}': solve the unit again"
+                    ))
+                }
+                Some(old @ "rastros-unit-result 2") => {
+                    return Err(format!(
+                        "format '{old}' may lack a line of play, so its value cannot be \
+                         checked (written by an older rastros); this program reads \
+                         '{RESULT_FORMAT}': solve the unit again"
+                    ))
+                }
+                _ => {}
             }
             let keys = ["position", "mode", "value", "dte", "pv", "nodes", "seconds"];
             let f = read_fields(unseal(text)?, RESULT_FORMAT, &keys)?;
@@ -522,17 +594,13 @@ impl UnitResult {
             }
             let mode = f[1].parse::<Mode>().map_err(|e| e.to_string())?;
             let value = f[2].parse::<Value>().map_err(|e| e.to_string())?;
-            let (dte, pv) = if mode == Mode::Dte {
-                let dte: u32 = read_number("dte", f[3])?;
-                let pv = read_line(&position, f[4])?;
-                check_pv(&position, &pv, value, dte)?;
-                (Some(dte), Some(pv))
-            } else {
-                if f[3] != "-" || f[4] != "-" {
-                    return Err(format!("dte and pv must be '-' in mode {}", mode));
-                }
-                (None, None)
+            let dte = match (mode, f[3]) {
+                (Mode::Dte, d) => Some(read_number("dte", d)?),
+                (_, "-") => None,
+                _ => return Err(format!("dte must be '-' in mode {mode}")),
             };
+            let pv = read_cells(&position, f[4])?;
+            check_claim(&position, &pv, value, dte).map_err(|e| e.to_string())?;
             let nodes = read_number("nodes", f[5])?;
             let seconds: f64 = read_number("seconds", f[6])?;
             if !seconds.is_finite() || seconds < 0.0 {
@@ -574,6 +642,14 @@ impl UnitResult {
             dte: self.dte.unwrap_or(0),
         }
     }
+
+    /// `win in 13`, or `win` outside DTE mode.
+    fn score_text(&self) -> String {
+        match self.dte {
+            Some(_) => self.score().to_string(),
+            None => self.value.to_string(),
+        }
+    }
 }
 
 /// The result file of the unit file `unit`: `unit` with `.result` appended.
@@ -588,15 +664,20 @@ pub fn unit_file_name(n: usize) -> String {
     format!("unit-{n:06}.pos")
 }
 
-/// Solves `unit` in `mode`.
+/// Solves `unit` in `mode`, with its line of play: the principal variation in DTE mode, a
+/// [`line_of_play`] in the others.
 pub fn solve_unit(solver: &Solver, unit: &Unit, mode: Mode) -> Result<UnitResult, SolveError> {
     let a = solver.analyze(&unit.position, mode)?;
+    let pv = match a.pv {
+        Some(pv) => pv,
+        None => line_of_play(solver, &unit.position)?,
+    };
     Ok(UnitResult {
         position: unit.position,
         mode,
         value: a.value,
         dte: a.dte,
-        pv: a.pv,
+        pv,
         nodes: a.stats.nodes,
         seconds: a.seconds,
     })
@@ -867,6 +948,28 @@ pub fn write_split(
     Ok(files)
 }
 
+/// A unit of a split directory with its result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolvedUnit {
+    /// The unit file.
+    pub file: PathBuf,
+    /// The unit.
+    pub unit: Unit,
+    /// Its result, read from [`result_path`] of the file.
+    pub result: UnitResult,
+}
+
+/// A split directory read whole and checked: every unit with its result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SplitDir {
+    /// The split's manifest.
+    pub manifest: Manifest,
+    /// The mode of every result.
+    pub mode: Mode,
+    /// The units in file name order, each with its result.
+    pub units: Vec<SolvedUnit>,
+}
+
 /// The root's answer from a split directory.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Merged {
@@ -882,6 +985,13 @@ pub struct Merged {
 /// exactly one result for its position (no missing, duplicate, foreign or stray files, one
 /// mode), and merges them into the root's answer.
 pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
+    read_split_dir(dir)?.merge()
+}
+
+/// Reads every unit and result of the split directory `dir` and checks that each unit has
+/// exactly one result for its position (no missing, duplicate, foreign or stray files, one
+/// mode), each result's line of play backing its claim ([`check_claim`]).
+pub fn read_split_dir(dir: &Path) -> Result<SplitDir, UnitError> {
     let manifest_path = dir.join(MANIFEST_NAME);
     // A manifest that is there but not a file (say a folder) is reported as unreadable.
     if !manifest_path.exists() {
@@ -957,12 +1067,12 @@ pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
             return Err(UnitError::StrayResult(shown(name)));
         }
     }
-    let mut results: HashMap<Position, UnitResult> = HashMap::new();
+    let mut solved = Vec::new();
     let mut mode: Option<(Mode, String)> = None;
-    for (name, unit) in &units {
+    for (name, unit) in units {
         let result_name = format!("{name}.result");
         if !names.contains(&result_name) {
-            return Err(UnitError::MissingResult { unit: shown(name) });
+            return Err(UnitError::MissingResult { unit: shown(&name) });
         }
         let result = UnitResult::load(&dir.join(&result_name))?;
         if result.position != unit.position {
@@ -989,16 +1099,187 @@ pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
             }
             Some(_) => {}
         }
-        results.insert(unit.position, result);
+        solved.push(SolvedUnit {
+            file: dir.join(&name),
+            unit,
+            result,
+        });
     }
     // With no units at all (every line ends within the depth) the answer is exact anyway.
     let mode = mode.map_or(Mode::Dte, |(m, _)| m);
-    let analysis = merge(&manifest.root, manifest.depth, mode, &results)?;
-    Ok(Merged {
+    Ok(SplitDir {
         manifest,
         mode,
-        analysis,
+        units: solved,
     })
+}
+
+impl SplitDir {
+    /// Merges the results into the root's answer ([`merge`]).
+    pub fn merge(self) -> Result<Merged, UnitError> {
+        let results: HashMap<Position, UnitResult> = self
+            .units
+            .into_iter()
+            .map(|u| (u.unit.position, u.result))
+            .collect();
+        let m = &self.manifest;
+        let analysis = merge(&m.root, m.depth, self.mode, &results)?;
+        Ok(Merged {
+            manifest: self.manifest,
+            mode: self.mode,
+            analysis,
+        })
+    }
+
+    /// The indices of `count` units (all of them if there are fewer) drawn at random
+    /// without repetition from `seed`, in the order drawn: the same seed draws the same
+    /// units.
+    pub fn pick(&self, count: usize, seed: u64) -> Vec<usize> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut order: Vec<usize> = (0..self.units.len()).collect();
+        let count = count.min(order.len());
+        for i in 0..count {
+            let j = rng.random_range(i..order.len());
+            order.swap(i, j);
+        }
+        order.truncate(count);
+        order
+    }
+}
+
+/// The certificate file of the unit file `unit`: `unit` with `.cert` appended.
+pub fn certificate_path(unit: &Path) -> PathBuf {
+    let mut name = unit.as_os_str().to_owned();
+    name.push(".cert");
+    PathBuf::from(name)
+}
+
+/// The start cell and the moves from it that reach the unit read from `unit_file`, from the
+/// manifest beside it: the manifest's moves to the root, then the unit's path.
+fn unit_line(unit_file: &Path, unit: &Unit) -> Result<(Position, Vec<u8>), UnitError> {
+    let dir = match unit_file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let path = dir.join(MANIFEST_NAME);
+    let name = path.display().to_string();
+    let manifest = Manifest::from_text(&read_small(&path, "manifest")?, &name)?;
+    manifest.check_root(&name)?;
+    if manifest.root != unit.root {
+        return Err(UnitError::ForeignUnit {
+            unit: unit_file.display().to_string(),
+            reason: format!(
+                "its root is '{}', the manifest's '{}'",
+                unit.root, manifest.root
+            ),
+        });
+    }
+    let Some(start) = &manifest.start else {
+        return Err(UnitError::CertifyNeedsStart(name));
+    };
+    // `check_root` has played the start and the moves.
+    let board = unit.root.board();
+    let parse = |c: &str| parse_cell(board, c).map_err(|e| malformed(&name, e));
+    let from = Position::start(board, board.cell(parse(start)?))
+        .map_err(|e| malformed(&name, e.to_string()))?;
+    let mut moves = manifest
+        .moves
+        .iter()
+        .map(|m| parse(m))
+        .collect::<Result<Vec<u8>, UnitError>>()?;
+    moves.extend(&unit.path);
+    Ok((from, moves))
+}
+
+/// Writes the certificate of the unit read from `unit_file` beside it
+/// ([`certificate_path`]), made with `solver` by [`certify`]; returns the file. The
+/// certificate names the start and the moves that reach the unit, so the split must have
+/// been made from a start cell (the manifest beside the unit says).
+pub fn certify_unit(solver: &Solver, unit_file: &Path, unit: &Unit) -> Result<PathBuf, UnitError> {
+    let (from, moves) = unit_line(unit_file, unit)?;
+    let out = certificate_path(unit_file);
+    fsio::check_output(&out, "certificate")?;
+    let cert = certify(solver, &from, &moves, None)?;
+    fsio::write_atomic(&out, "certificate", &cert.to_bytes())?;
+    Ok(out)
+}
+
+/// Checks the certificate beside the unit `u` ([`certificate_path`]) with the independent
+/// checker `rastros-verify`: it must be valid, be for the unit's position, and prove that
+/// the side the result calls the winner wins. This proves the result's value, not its
+/// distance to the end. Returns the positions the checker checked.
+pub fn verify_unit(u: &SolvedUnit) -> Result<u64, UnitError> {
+    let file = certificate_path(&u.file);
+    let refuse = |reason: String| UnitError::Certificate {
+        file: file.display().to_string(),
+        reason: tame(&reason),
+    };
+    let bytes = match fsio::read(&file, "certificate") {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(refuse(
+                "there is none: solve the unit with `solve-unit --certify`".into(),
+            ))
+        }
+        read => read?,
+    };
+    let report = rastros_verify::verify(&bytes);
+    if let Some(e) = report.error {
+        return Err(refuse(format!("the checker refuses it: {e}")));
+    }
+    let h = report
+        .header
+        .ok_or_else(|| refuse("the checker read no header".into()))?;
+    let pos = u.unit.position;
+    let board = pos.board();
+    if (h.width, h.height) != (board.width(), board.height()) {
+        return Err(refuse(format!(
+            "it is for a {}x{} board",
+            h.width, h.height
+        )));
+    }
+    let mut end = Position::start(board, board.cell(h.start)).map_err(|e| refuse(e.to_string()))?;
+    for &m in &h.moves {
+        end = end.play_index(m).map_err(|e| refuse(e.to_string()))?;
+    }
+    if end != pos {
+        return Err(refuse(format!(
+            "it is for the position '{end}', not the unit's '{pos}'"
+        )));
+    }
+    let side = pos.side_to_move();
+    let winner = if u.result.value == Value::Win {
+        side
+    } else {
+        side.other()
+    };
+    if usize::from(h.winner) != winner_number(winner) {
+        return Err(refuse(format!(
+            "it proves that player {} wins, but the result's value is {} for player {}",
+            h.winner,
+            u.result.value,
+            winner_number(side)
+        )));
+    }
+    Ok(report.positions)
+}
+
+/// Player 1 or 2.
+fn winner_number(p: Player) -> usize {
+    p.index() + 1
+}
+
+/// Solves the unit `u` again with `solver`, in its result's mode, and checks that the value
+/// and (in DTE mode) the distance to the end are the result's.
+pub fn recheck_unit(solver: &Solver, u: &SolvedUnit) -> Result<(), UnitError> {
+    let again = solve_unit(solver, &u.unit, u.result.mode)?;
+    if (again.value, again.dte) != (u.result.value, u.result.dte) {
+        return Err(UnitError::Recheck {
+            result: result_path(&u.file).display().to_string(),
+            claimed: u.result.score_text(),
+            found: again.score_text(),
+        });
+    }
+    Ok(())
 }
 
 /// Minimaxes the `depth`-ply tree below `root` from the unit `results` (keyed by their
@@ -1086,8 +1367,7 @@ pub fn merge(
                 break;
             }
             if left == 0 {
-                let unit_pv = results.get(&pos).and_then(|r| r.pv.clone());
-                line.extend(unit_pv.unwrap_or_default());
+                line.extend(results.get(&pos).map(|r| r.pv.clone()).unwrap_or_default());
                 break;
             }
             let mut next = None;

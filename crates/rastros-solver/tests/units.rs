@@ -186,7 +186,7 @@ fn merge_refuses_a_result_for_another_position() {
     let mut r = UnitResult::load(&result_path(&units[0])).unwrap();
     r.position = Position::start(six(), "d4".parse().unwrap()).unwrap();
     r.dte = Some(1);
-    r.pv = Some(vec![r.position.legal_moves().first().unwrap()]);
+    r.pv = vec![r.position.legal_moves().first().unwrap()];
     fs::write(result_path(&units[0]), r.to_text()).unwrap();
     // The pv above does not end the game: that is caught as malformed first.
     assert!(matches!(
@@ -215,7 +215,7 @@ fn merge_refuses_corrupted_and_stray_files_and_mixed_modes() {
     let good = fs::read_to_string(&result).unwrap();
     for bad in [
         String::new(),
-        "rastros-unit-result 2\n".to_string(),
+        "rastros-unit-result 3\n".to_string(),
         good.replace("value win", "value draw")
             .replace("value loss", "value draw"),
         good.replace("nodes ", "nodes x"),

@@ -5,12 +5,14 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use rastros_solver::units::{self, merge_dir, result_path, write_split};
+use rastros_solver::units::{
+    self, certify_unit, read_split_dir, recheck_unit, result_path, verify_unit, write_split,
+};
 use rastros_solver::{Mode, Unit, UnitResult};
 
 use crate::args::{check_depth, CliError, PositionArgs, SearchArgs};
 use crate::cmd::solve::ModeArg;
-use crate::report::{analysis_json, count, note, outln, print_analysis};
+use crate::report::{analysis_json, count, count_bar, note, outln, print_analysis};
 
 /// Arguments of `rastros split`.
 #[derive(Debug, Args)]
@@ -98,6 +100,10 @@ pub struct SolveUnitArgs {
     /// (to rerun a batch after some jobs failed).
     #[arg(long)]
     skip_done: bool,
+    /// Also write a certificate of the unit's value to FILE.cert, for `merge --verify` (the
+    /// split must have been made from a start cell).
+    #[arg(long)]
+    certify: bool,
 }
 
 /// Runs `rastros solve-unit`.
@@ -106,8 +112,9 @@ pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
     let mode: Mode = args.mode.into();
     let out = result_path(&args.file);
     if args.skip_done {
+        let certified = !args.certify || units::certificate_path(&args.file).is_file();
         if let Ok(r) = UnitResult::load(&out) {
-            if r.position == unit.position && r.mode == mode {
+            if r.position == unit.position && r.mode == mode && certified {
                 outln!(
                     "{}: already solved in {}",
                     args.file.display(),
@@ -117,7 +124,13 @@ pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
             }
         }
     }
+    rastros_solver::fsio::check_output(&out, "unit result")?;
     let solver = args.search.solver(unit.position.board())?;
+    // The certificate first: it fails early on a split made from a whole position.
+    if args.certify {
+        let cert = certify_unit(&solver, &args.file, &unit)?;
+        outln!("{}: certificate -> {}", args.file.display(), cert.display());
+    }
     let result = units::solve_unit(&solver, &unit, mode)?;
     result.save(&out)?;
     let value = match result.dte {
@@ -139,21 +152,75 @@ pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
 pub struct MergeArgs {
     /// The directory written by `rastros split`, with every unit solved.
     dir: PathBuf,
-    /// Print one JSON object (the fields of `rastros solve --json`) instead of text.
+    /// Print one JSON object (the fields of `rastros solve --json`; with --verify also
+    /// `verified`, the units proved; with --recheck `rechecked` and `recheck_seed`) instead
+    /// of text.
     #[arg(long)]
     json: bool,
+    /// Check every unit's value with its certificate (FILE.cert, written by `solve-unit
+    /// --certify`) using the independent checker rastros-verify. This proves the values,
+    /// so the root's value; not the distances to the end (see --recheck).
+    #[arg(long)]
+    verify: bool,
+    /// Solve N units chosen at random again and check their values and distances to the
+    /// end against their results.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    recheck: usize,
+    /// The seed that chooses the units of --recheck (default: a new one, printed, so that
+    /// the choice cannot be foreseen).
+    #[arg(long, requires = "recheck")]
+    seed: Option<u64>,
+    #[command(flatten)]
+    search: SearchArgs,
+}
+
+/// A seed nobody can foresee: the clock's nanoseconds and the process id.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
 }
 
 /// Runs `rastros merge`.
 pub fn merge(args: MergeArgs) -> Result<(), CliError> {
-    let merged = merge_dir(&args.dir)?;
+    let split = read_split_dir(&args.dir)?;
+    let mut verified = None;
+    if args.verify {
+        let bar = count_bar(split.units.len() as u64, "certificates checked");
+        for u in &split.units {
+            verify_unit(u)?;
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        verified = Some(split.units.len());
+    }
+    let mut rechecked = None;
+    if args.recheck > 0 {
+        let seed = args.seed.unwrap_or_else(fresh_seed);
+        let picks = split.pick(args.recheck, seed);
+        let solver = args.search.solver(split.manifest.root.board())?;
+        let bar = count_bar(picks.len() as u64, "units solved again");
+        for &i in &picks {
+            recheck_unit(&solver, &split.units[i])?;
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        rechecked = Some((picks.len(), seed));
+    }
+    let merged = split.merge()?;
     let m = &merged.manifest;
     let a = &merged.analysis;
     if args.json {
-        outln!(
-            "{}",
-            analysis_json(&m.root, m.start.clone(), m.moves.clone(), a)
-        );
+        let mut out = analysis_json(&m.root, m.start.clone(), m.moves.clone(), a);
+        if let Some(n) = verified {
+            out["verified"] = n.into();
+        }
+        if let Some((n, seed)) = rechecked {
+            out["rechecked"] = n.into();
+            out["recheck_seed"] = seed.into();
+        }
+        outln!("{out}");
     } else {
         print_analysis(&m.root, a)?;
         outln!(
@@ -162,6 +229,18 @@ pub fn merge(args: MergeArgs) -> Result<(), CliError> {
             count(m.depth, "ply", "plies"),
             merged.mode
         );
+        if let Some(n) = verified {
+            outln!(
+                "verified      {} proved by their certificates (values only)",
+                count(n as u64, "unit value", "unit values")
+            );
+        }
+        if let Some((n, seed)) = rechecked {
+            outln!(
+                "rechecked     {} solved again, same results (--seed {seed})",
+                count(n as u64, "unit", "units")
+            );
+        }
     }
     Ok(())
 }
