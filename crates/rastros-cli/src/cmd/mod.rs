@@ -2,7 +2,9 @@
 
 pub mod analyze;
 pub mod book;
+pub mod bot;
 pub mod certify;
+pub mod convert;
 pub mod perft;
 pub mod play;
 pub mod serve;
