@@ -50,7 +50,7 @@ pub const MAX_GAME_FILE: u64 = 64 << 10;
 pub fn read_game_file(path: &Path, start: Option<Cell>, what: &str) -> Result<GameFile, CliError> {
     let text = fsio::read_to_string_at_most(
         path,
-        "game file",
+        "game",
         MAX_GAME_FILE,
         "a board and its moves, under 1 KiB",
     )

@@ -52,6 +52,8 @@ enum Command {
     Convert(cmd::convert::ConvertArgs),
     /// Play one move as a tournament bot: read the game file IN, write the game to OUT.
     Bot(cmd::bot::BotArgs),
+    /// Run a tournament between two bots (programs run as `CMD IN OUT`, or the engine).
+    Referee(cmd::referee::RefereeArgs),
 }
 
 fn main() -> ExitCode {
@@ -84,6 +86,7 @@ fn main() -> ExitCode {
         Command::Merge(a) => cmd::units::merge(a),
         Command::Convert(a) => cmd::convert::run(a),
         Command::Bot(a) => cmd::bot::run(a),
+        Command::Referee(a) => cmd::referee::run(a),
     };
     // A last flush, so that a full or closed standard output is an error, not a silence.
     let result = result.and_then(|()| report::flush_stdout());

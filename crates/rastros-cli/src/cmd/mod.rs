@@ -7,6 +7,7 @@ pub mod certify;
 pub mod convert;
 pub mod perft;
 pub mod play;
+pub mod referee;
 pub mod serve;
 pub mod solve;
 pub mod survey;

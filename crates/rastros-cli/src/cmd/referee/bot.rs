@@ -1,0 +1,410 @@
+//! One contestant of a tournament and its answers: an external bot run as `CMD IN OUT` in a
+//! scratch folder of its own, or the built-in engine; and the check of every answer.
+//!
+//! An external bot runs in a new session (its own process group), with standard input
+//! from `/dev/null`, standard output and error to a log file of the referee's, no other
+//! inherited descriptor, and every file it writes capped at [`MAX_BOT_FILE`] bytes
+//! (`RLIMIT_FSIZE`). When the time limit passes the whole process group is killed, and it is
+//! killed as well when the bot exits, so that nothing it started lives on. The exit code is
+//! recorded but not trusted: only the file OUT counts.
+
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use rastros_core::{GameFile, GameFileErrorKind, Position};
+use rastros_solver::fsio;
+use rastros_solver::player::Level;
+
+use crate::args::{CliError, MAX_GAME_FILE};
+use crate::cmd::bot::{Builtin, SEARCH_SHARE_PERCENT};
+
+/// The largest file an external bot may write (its answer and its log of each move): a
+/// bigger write fails (`SIGXFSZ`), which loses the game as a crash.
+pub const MAX_BOT_FILE: u64 = 1 << 20;
+
+/// The part of a move's log kept in the tournament's folder.
+pub const MAX_LOG_KEPT: u64 = 16 << 10;
+
+/// Why a bot lost a game by its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Failure {
+    /// Still running when the time limit passed.
+    Timeout,
+    /// Died from a signal or exited non-zero, without writing OUT.
+    Crash,
+    /// Exited zero without writing OUT.
+    NoFile,
+    /// OUT is not a game file, or its drawing disagrees with its moves.
+    Garbled,
+    /// The moves given were changed or removed.
+    History,
+    /// OUT holds the moves given and no new one.
+    NoMove,
+    /// OUT holds more than one new move.
+    ExtraMove,
+    /// The new move is not legal.
+    Illegal,
+}
+
+impl Failure {
+    /// Every failure, in the order the results table lists them.
+    pub const ALL: [Failure; 8] = [
+        Failure::Timeout,
+        Failure::Crash,
+        Failure::NoFile,
+        Failure::Garbled,
+        Failure::History,
+        Failure::NoMove,
+        Failure::ExtraMove,
+        Failure::Illegal,
+    ];
+
+    /// The name recorded: `timeout`, `crash`, `no-file`, `garbled`, `history`, `no-move`,
+    /// `extra-move` or `illegal`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Failure::Timeout => "timeout",
+            Failure::Crash => "crash",
+            Failure::NoFile => "no-file",
+            Failure::Garbled => "garbled",
+            Failure::History => "history",
+            Failure::NoMove => "no-move",
+            Failure::ExtraMove => "extra-move",
+            Failure::Illegal => "illegal",
+        }
+    }
+}
+
+/// A bot's answer: the game with its move, or why it loses; and how long it took.
+#[derive(Debug)]
+pub struct Answer {
+    /// The game with the new move, or the failure and a one-line detail.
+    pub result: Result<GameFile, (Failure, String)>,
+    /// Wall time from the start to the end of the answer.
+    pub time: Duration,
+    /// What the bot printed (its first [`MAX_LOG_KEPT`] bytes) and how it ended, for the
+    /// game's log; empty for the built-in engine.
+    pub log: String,
+}
+
+/// A contestant: how it is called and where it runs.
+#[derive(Debug)]
+pub enum Bot {
+    /// The built-in engine at a level.
+    Builtin {
+        /// The engine.
+        engine: Box<Builtin>,
+    },
+    /// An external program run as `CMD IN OUT`.
+    External {
+        /// The program and its arguments.
+        argv: Vec<String>,
+        /// Its scratch folder (removed at the end).
+        scratch: tempfile::TempDir,
+        /// The referee's folder of its logs (removed at the end).
+        logs: tempfile::TempDir,
+    },
+}
+
+/// The prefix of the built-in engine's commands (`builtin:perfect`, ...).
+pub const BUILTIN: &str = "builtin:";
+
+impl Bot {
+    /// The contestant of the command `argv` for games from `start`: `builtin:LEVEL`, or a
+    /// program (found now, so a typo fails before the first game). Arguments naming existing
+    /// files are made absolute, since the bot runs in its scratch folder.
+    pub fn new(argv: &[String], start: &Position, side: &str) -> Result<Bot, CliError> {
+        if let [one] = argv {
+            if let Some(level) = one.strip_prefix(BUILTIN) {
+                let level: Level = level.parse().map_err(|e| {
+                    CliError(format!(
+                        "{side}: {e} (builtin:perfect, builtin:strong or builtin:easy)"
+                    ))
+                })?;
+                let engine = Builtin::new(start, level, 64, 1, None)?;
+                return Ok(Bot::Builtin {
+                    engine: Box::new(engine),
+                });
+            }
+        }
+        let program = find_program(&argv[0]).ok_or_else(|| {
+            CliError(format!(
+                "{side}: '{}' is not an executable file or a program on PATH",
+                argv[0]
+            ))
+        })?;
+        let mut argv: Vec<String> = argv
+            .iter()
+            .map(|a| match fs::canonicalize(a) {
+                Ok(p) if Path::new(a).exists() => p.to_string_lossy().into_owned(),
+                _ => a.clone(),
+            })
+            .collect();
+        argv[0] = program.to_string_lossy().into_owned();
+        let dir = |what: &str| {
+            tempfile::Builder::new()
+                .prefix(&format!("rastros-referee-{what}-"))
+                .tempdir()
+                .map_err(|e| CliError(format!("{side}: cannot make a scratch folder: {e}")))
+        };
+        Ok(Bot::External {
+            argv,
+            scratch: dir("bot")?,
+            logs: dir("log")?,
+        })
+    }
+
+    /// The bot's answer to `game` within `limit`; `seed` drives the built-in engine's
+    /// choices. An error is the referee's own (its scratch files), not the bot's.
+    pub fn answer(
+        &mut self,
+        game: &GameFile,
+        limit: Duration,
+        seed: u64,
+    ) -> Result<Answer, CliError> {
+        let clock = Instant::now();
+        match self {
+            Bot::Builtin { engine } => {
+                let deadline = clock + limit * SEARCH_SHARE_PERCENT / 100;
+                let (cell, _exact) = engine.choose(&game.position(), seed, deadline)?;
+                let mut next = game.clone();
+                next.play(cell)?;
+                let time = clock.elapsed();
+                let result = if time > limit {
+                    Err((Failure::Timeout, timeout_detail(limit)))
+                } else {
+                    judge(&next.to_string(), game)
+                };
+                Ok(Answer {
+                    result,
+                    time,
+                    log: String::new(),
+                })
+            }
+            Bot::External {
+                argv,
+                scratch,
+                logs,
+            } => run_external(argv, scratch.path(), logs.path(), game, limit),
+        }
+    }
+}
+
+fn timeout_detail(limit: Duration) -> String {
+    format!("no answer within {} ms", limit.as_millis())
+}
+
+/// The executable `name`: a path (with a `/`), or a program found on `PATH`.
+fn find_program(name: &str) -> Option<PathBuf> {
+    let executable = |p: &Path| {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if name.contains('/') {
+        let path = fs::canonicalize(name).ok()?;
+        return executable(&path).then_some(path);
+    }
+    std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|dir| dir.join(name))
+        .find(|p| executable(p))
+}
+
+/// Checks the answer `text` to `given`: it must be a game file of the same start whose
+/// moves are the ones given and exactly one more, legal, with the board drawn as they
+/// leave it. A file whose layout is wrong (rows, characters, move lines) is garbled; past
+/// that the moves decide: changed ones are a rewritten history, then no move, an illegal
+/// one or extra ones, and a drawing that disagrees with right moves is garbled.
+pub fn judge(text: &str, given: &GameFile) -> Result<GameFile, (Failure, String)> {
+    use GameFileErrorKind::{Disagrees, Move};
+    let parsed = GameFile::parse_from(text, given.start());
+    if let Err(e) = &parsed {
+        if !matches!(e.kind, Move { .. } | Disagrees { .. }) {
+            return Err((Failure::Garbled, e.to_string()));
+        }
+    }
+    // The layout is right, so the move lines read.
+    let tokens = GameFile::move_tokens(text).map_err(|e| (Failure::Garbled, e.to_string()))?;
+    let board = given.start().board();
+    let names: Vec<String> = given
+        .moves()
+        .iter()
+        .map(|&m| board.cell(m).to_string())
+        .collect();
+    let n = names.len();
+    if let Some(ply) = (0..n).find(|&i| tokens.get(i) != Some(&names[i])) {
+        let detail = match tokens.get(ply) {
+            Some(t) => format!("move {} was {}, the answer has {t}", ply + 1, names[ply]),
+            None => format!("the answer has {} of the {n} moves given", tokens.len()),
+        };
+        return Err((Failure::History, detail));
+    }
+    match tokens.len() - n {
+        0 => Err((
+            Failure::NoMove,
+            format!("the answer adds no move to the {n} given"),
+        )),
+        1 => parsed.map_err(|e| {
+            let failure = match e.kind {
+                Move { .. } => Failure::Illegal,
+                _ => Failure::Garbled,
+            };
+            (failure, e.to_string())
+        }),
+        k => {
+            let added = tokens[n..].join(" ");
+            Err((
+                Failure::ExtraMove,
+                format!("the answer adds {k} moves: {added}"),
+            ))
+        }
+    }
+}
+
+/// Runs `argv IN OUT` in `scratch` on `game` and judges its answer.
+fn run_external(
+    argv: &[String],
+    scratch: &Path,
+    logs: &Path,
+    game: &GameFile,
+    limit: Duration,
+) -> Result<Answer, CliError> {
+    let input = scratch.join("game.txt");
+    let output = scratch.join("answer.txt");
+    let log_path = logs.join("move.log");
+    let scratch_error = |e: io::Error| {
+        CliError(format!(
+            "cannot prepare the bot's scratch folder {}: {e}",
+            scratch.display()
+        ))
+    };
+    for stale in [&input, &output] {
+        match fs::remove_file(stale) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                // A folder left there by the bot: its own files are its business.
+                fs::remove_dir_all(stale).map_err(scratch_error)?;
+            }
+            _ => {}
+        }
+    }
+    fsio::write_atomic(&input, "the bot's input", game.to_string().as_bytes())?;
+    let log = File::create(&log_path).map_err(scratch_error)?;
+    let mut command = Command::new(&argv[0]);
+    command
+        .args(&argv[1..])
+        .arg(&input)
+        .arg(&output)
+        .current_dir(scratch)
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().map_err(scratch_error)?)
+        .stderr(log);
+    isolate(&mut command);
+    let clock = Instant::now();
+    let mut child = command
+        .spawn()
+        .map_err(|e| CliError(format!("cannot start {}: {e}", argv[0])))?;
+    let pid = child.id() as libc::pid_t;
+    let (status, timed_out) = loop {
+        if let Some(status) = child
+            .try_wait()
+            .map_err(|e| CliError(format!("cannot wait for {}: {e}", argv[0])))?
+        {
+            break (status, false);
+        }
+        let elapsed = clock.elapsed();
+        if elapsed >= limit {
+            kill_group(pid);
+            let status = child
+                .wait()
+                .map_err(|e| CliError(format!("cannot wait for {}: {e}", argv[0])))?;
+            break (status, true);
+        }
+        std::thread::sleep((limit - elapsed).min(Duration::from_millis(2)));
+    };
+    let time = clock.elapsed();
+    // Whatever the bot left running in its group goes too.
+    kill_group(pid);
+    let mut printed = String::new();
+    if let Ok(f) = File::open(&log_path) {
+        let mut bytes = Vec::new();
+        let _ = f.take(MAX_LOG_KEPT).read_to_end(&mut bytes);
+        printed = String::from_utf8_lossy(&bytes).into_owned();
+    }
+    let ended = describe(status);
+    let result = if timed_out {
+        Err((Failure::Timeout, timeout_detail(limit)))
+    } else if fs::symlink_metadata(&output).is_err() {
+        if status.success() {
+            Err((Failure::NoFile, format!("{ended} without writing OUT")))
+        } else {
+            Err((Failure::Crash, format!("{ended} without writing OUT")))
+        }
+    } else {
+        match fsio::read_to_string_at_most(&output, "game", MAX_GAME_FILE, "a board and its moves")
+        {
+            Ok(text) => judge(&text, game),
+            Err(e) => Err((Failure::Garbled, e.to_string())),
+        }
+    };
+    Ok(Answer {
+        result,
+        time,
+        log: format!("{printed}[{ended} after {} ms]\n", time.as_millis()),
+    })
+}
+
+/// How a process ended, in words.
+fn describe(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with code {code}"),
+        (None, Some(signal)) => format!("killed by signal {signal}"),
+        _ => "ended".to_string(),
+    }
+}
+
+/// Sets up the child of `command`: a session and process group of its own, files capped at
+/// [`MAX_BOT_FILE`] bytes, and every descriptor but 0, 1 and 2 closed at `exec`.
+fn isolate(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the child between fork and exec and calls only
+    // async-signal-safe functions (setsid, setrlimit, sysconf, fcntl) without allocating.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setsid() == -1 {
+                return Err(io::Error::last_os_error());
+            }
+            let cap = libc::rlimit {
+                rlim_cur: MAX_BOT_FILE as libc::rlim_t,
+                rlim_max: MAX_BOT_FILE as libc::rlim_t,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &cap) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let open_max = libc::sysconf(libc::_SC_OPEN_MAX);
+            let open_max = if open_max <= 0 {
+                1024
+            } else {
+                open_max.min(1 << 16)
+            };
+            for fd in 3..open_max as libc::c_int {
+                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Kills the process group `pgid` (a bot and everything it started), if any is left.
+fn kill_group(pgid: libc::pid_t) {
+    // SAFETY: killpg only sends a signal; `pgid` is the group of a child made by `isolate`
+    // (its leader's pid), so no other process group is hit.
+    unsafe {
+        libc::killpg(pgid, libc::SIGKILL);
+    }
+}
