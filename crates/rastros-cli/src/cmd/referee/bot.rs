@@ -62,7 +62,7 @@ impl Failure {
         Failure::Illegal,
     ];
 
-    /// The name recorded: `timeout`, `crash`, `no-file`, `garbled`, `history`, `no-move`,
+    /// The name recorded: `timeout`, `crash`, `no-file`, `garbled`, `history`, `no-new-move`,
     /// `extra-move` or `illegal`.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -71,7 +71,7 @@ impl Failure {
             Failure::NoFile => "no-file",
             Failure::Garbled => "garbled",
             Failure::History => "history",
-            Failure::NoMove => "no-move",
+            Failure::NoMove => "no-new-move",
             Failure::ExtraMove => "extra-move",
             Failure::Illegal => "illegal",
         }

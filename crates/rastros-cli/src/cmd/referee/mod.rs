@@ -84,7 +84,7 @@ struct Record {
     game: GameFile,
     /// The winner (0 for A, 1 for B).
     winner: usize,
-    /// `goal`, `no-move` (the loser had none), or the loser's [`Failure`].
+    /// `goal`, `no-legal-move` (the loser had none), or the loser's [`Failure`].
     reason: &'static str,
     /// The failure's detail.
     detail: Option<String>,
@@ -315,7 +315,7 @@ fn play(
             record.winner = record.plays(winner);
             record.reason = match reason {
                 EndReason::GoalReached => "goal",
-                EndReason::NoMove => "no-move",
+                EndReason::NoMove => "no-legal-move",
             };
             return Ok(Some(record));
         }
