@@ -10,21 +10,8 @@ use std::path::{Path, PathBuf};
 use common::{fails_with, ok, rastros};
 use serde_json::Value;
 
-/// The issue's example: five moves from e5 on 8x8.
-const EXAMPLE: &str = "\
-.....##2
-.....*#.
-.....#..
-....#...
-........
-........
-........
-1.......
-
-01: f6 g7
-02: f8 g8
-03: f7
-";
+/// The issue's example: five moves from e5 on 8x8 (shared with the library's tests).
+const EXAMPLE: &str = include_str!("../../rastros-core/tests/data/example.game");
 
 fn python_bot() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -64,24 +51,24 @@ fn reasons(results: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Plays `mode` of the Python bot against builtin:easy on 5x5 for two games (one with each
-/// colour) and checks that the bot lost both with `reason` and that the engine won them.
-fn bot_loses_by(mode: &str, reason: &str, move_time_ms: &str) -> Value {
+/// The `--json` results of `games` games on 5x5 between builtin:easy (A) and the Python
+/// bot in `mode` (B), 5 s a move (Python starts slowly on a loaded machine).
+fn against_python(mode: &str, games: &str) -> Value {
     let bot = python_bot();
-    let r = referee(&[
-        "--board",
-        "5x5",
-        "--games",
-        "2",
-        "--move-time-ms",
-        move_time_ms,
-        "--",
-        "builtin:easy",
-        "--",
-        "python3",
-        &bot,
-        mode,
-    ]);
+    let args = ["--board", "5x5", "--games", games, "--move-time-ms", "5000"];
+    referee(
+        &[
+            &args[..],
+            &["--", "builtin:easy", "--", "python3", &bot, mode],
+        ]
+        .concat(),
+    )
+}
+
+/// Plays two games (one with each colour) against the Python bot in `mode` and checks that
+/// the bot lost both with `reason` and that the engine won them.
+fn bot_loses_by(mode: &str, reason: &str) -> Value {
+    let r = against_python(mode, "2");
     assert_eq!(reasons(&r), [reason, reason], "{mode}: {r}");
     assert_eq!(r["players"][0]["wins"], 2, "{mode}: {r}");
     assert_eq!(r["players"][1]["failures"][reason], 2, "{mode}: {r}");
@@ -90,7 +77,7 @@ fn bot_loses_by(mode: &str, reason: &str, move_time_ms: &str) -> Value {
 
 #[test]
 fn a_crashing_bot_loses_by_crash() {
-    let r = bot_loses_by("crash", "crash", "5000");
+    let r = bot_loses_by("crash", "crash");
     let detail = r["game_list"][0]["detail"].as_str().unwrap();
     assert!(detail.contains("signal 11"), "{detail}");
 }
@@ -138,69 +125,41 @@ fn a_sleeping_bot_loses_by_timeout_and_its_whole_group_is_killed() {
 
 #[test]
 fn a_bot_writing_garbage_loses_by_garbled() {
-    bot_loses_by("garbage", "garbled", "5000");
+    bot_loses_by("garbage", "garbled");
 }
 
 #[test]
 fn a_bot_writing_over_its_file_cap_loses_by_garbled_or_crash() {
-    let bot = python_bot();
-    let r = referee(&[
-        "--board",
-        "5x5",
-        "--games",
-        "1",
-        "--move-time-ms",
-        "5000",
-        "--",
-        "builtin:easy",
-        "--",
-        "python3",
-        &bot,
-        "huge",
-    ]);
+    let r = against_python("huge", "1");
     let reason = &reasons(&r)[0];
     assert!(reason == "garbled" || reason == "crash", "{r}");
 }
 
 #[test]
 fn a_bot_playing_an_illegal_move_loses_by_illegal() {
-    let r = bot_loses_by("illegal", "illegal", "5000");
+    let r = bot_loses_by("illegal", "illegal");
     let detail = r["game_list"][0]["detail"].as_str().unwrap();
     assert!(detail.contains("is not next to the snail"), "{detail}");
 }
 
 #[test]
 fn a_bot_rewriting_history_loses_by_history() {
-    bot_loses_by("history", "history", "5000");
+    bot_loses_by("history", "history");
 }
 
 #[test]
 fn a_bot_adding_two_moves_loses_by_extra_move() {
-    bot_loses_by("extra", "extra-move", "5000");
+    bot_loses_by("extra", "extra-move");
 }
 
 #[test]
 fn a_bot_writing_nothing_loses_by_no_file() {
-    bot_loses_by("nofile", "no-file", "5000");
+    bot_loses_by("nofile", "no-file");
 }
 
 #[test]
 fn a_bot_exiting_1_after_a_good_move_plays_on() {
-    let bot = python_bot();
-    let r = referee(&[
-        "--board",
-        "5x5",
-        "--games",
-        "2",
-        "--move-time-ms",
-        "5000",
-        "--",
-        "builtin:easy",
-        "--",
-        "python3",
-        &bot,
-        "exit1",
-    ]);
+    let r = against_python("exit1", "2");
     for game in r["game_list"].as_array().unwrap() {
         let reason = game["reason"].as_str().unwrap();
         assert!(reason == "goal" || reason == "no-legal-move", "{game}");
@@ -501,4 +460,65 @@ fn convert_goes_between_the_three_forms() {
         &["solve", "--game-file", f, "--board", "7x7"],
         "cannot be used with",
     );
+}
+
+#[test]
+fn ctrl_c_stops_the_referee_after_the_current_move_keeping_finished_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    let bot = python_bot();
+    let mut cmd = common::command(&[
+        "referee",
+        "--board",
+        "5x5",
+        "--games",
+        "1000",
+        "--move-time-ms",
+        "5000",
+        "--out",
+        out.to_str().unwrap(),
+        "--",
+        "builtin:easy",
+        "--",
+        "python3",
+        &bot,
+        "random",
+    ]);
+    cmd.stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    // Wait for the first finished game, then press Ctrl-C.
+    let clock = std::time::Instant::now();
+    while fs::read_to_string(out.join("games.jsonl"))
+        .unwrap_or_default()
+        .is_empty()
+    {
+        assert!(clock.elapsed() < common::TIME_LIMIT, "no game finished");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let run = common::wait(child, common::TIME_LIMIT);
+    assert_eq!(run.code, Some(130), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("interrupted:") && run.stderr.contains("of 1000 games"),
+        "{}",
+        run.stderr
+    );
+    // Every finished game is kept, in the lines, the results and the table alike.
+    let lines = fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let kept = lines.lines().count();
+    assert!((1..1000).contains(&kept), "{kept} games");
+    let results: Value =
+        serde_json::from_str(&fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(results["games"], kept);
+    assert!(
+        run.stdout.starts_with(&format!("{kept} games on 5x5")),
+        "{}",
+        run.stdout
+    );
+    assert!(out.join(format!("game-{kept:04}.txt")).exists());
 }

@@ -348,20 +348,12 @@ fn split(text: &str) -> Result<Parts<'_>, GameFileError> {
     })
 }
 
+/// The characters of the drawing, in the order of [`Position::cell_char`].
+const DRAWING: [char; 5] = ['*', '#', '1', '2', '.'];
+
 /// The character the file draws for cell `i` of `pos`.
 fn drawn(pos: &Position, i: u8) -> char {
-    let board = pos.board();
-    if i == pos.snail() {
-        '*'
-    } else if pos.slime().has(i) {
-        '#'
-    } else if i == board.goal(Player::One) {
-        '1'
-    } else if i == board.goal(Player::Two) {
-        '2'
-    } else {
-        '.'
-    }
+    pos.cell_char(i, DRAWING)
 }
 
 impl GameFile {

@@ -6,21 +6,8 @@ use rastros_core::{
     Board, Cell, GameFile, GameFileError, GameFileErrorKind, PlayError, Position, StartError,
 };
 
-/// The example of the format's definition: five moves from e5 on 8x8.
-const EXAMPLE: &str = "\
-.....##2
-.....*#.
-.....#..
-....#...
-........
-........
-........
-1.......
-
-01: f6 g7
-02: f8 g8
-03: f7
-";
+/// The example of the format's definition (issue 51): five moves from e5 on 8x8.
+const EXAMPLE: &str = include_str!("data/example.game");
 
 fn e5() -> Position {
     Position::start(Board::new(8, 8).unwrap(), "e5".parse().unwrap()).unwrap()
@@ -34,6 +21,12 @@ fn game(start: Position, moves: &str) -> GameFile {
         game.play(to).unwrap();
     }
     game
+}
+
+/// The line and kind of the error of `text` read for the 8x8 board from e5.
+fn error_from_e5(text: &str) -> (usize, GameFileErrorKind) {
+    let e = GameFile::parse_from(text, e5()).unwrap_err();
+    (e.line, e.kind)
 }
 
 fn kind(text: &str) -> GameFileErrorKind {
@@ -237,33 +230,13 @@ fn each_kind_of_bad_file_is_refused_with_its_line() {
     // Read for a known board, a row too few or too many is a row count; read with the
     // size taken from the drawing, it is another board (8x7 here, which has no start).
     let missing_row = EXAMPLE.replacen("........\n", "", 1);
-    let e = GameFile::parse_from(&missing_row, e5()).unwrap_err();
-    assert_eq!(
-        (e.line, e.kind),
-        (
-            8,
-            RowCount {
-                expected: 8,
-                found: 7
-            }
-        )
-    );
+    let count = |found| RowCount { expected: 8, found };
+    assert_eq!(error_from_e5(&missing_row), (8, count(7)));
     assert_eq!(kind(&missing_row), NoStart("8x7".into()));
     let extra_row = EXAMPLE.replace("1.......\n", "1.......\n........\n");
-    let e = GameFile::parse_from(&extra_row, e5()).unwrap_err();
-    assert_eq!(
-        (e.line, e.kind),
-        (
-            9,
-            RowCount {
-                expected: 8,
-                found: 9
-            }
-        )
-    );
+    assert_eq!(error_from_e5(&extra_row), (9, count(9)));
     let no_empty_line = EXAMPLE.replace("1.......\n\n", "1.......\n");
-    let e = GameFile::parse_from(&no_empty_line, e5()).unwrap_err();
-    assert_eq!((e.line, e.kind), (9, NoEmptyLine));
+    assert_eq!(error_from_e5(&no_empty_line), (9, NoEmptyLine));
 
     let bad_char = EXAMPLE.replace("....#...", "....x...");
     let e = error(&bad_char);

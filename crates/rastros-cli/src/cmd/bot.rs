@@ -44,7 +44,8 @@ pub struct BotArgs {
     /// setting up and writing take the rest). From 1 to 600000.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     move_time_ms: u64,
-    /// Opening book for the perfect level; it must start from the game's start.
+    /// Opening book for the perfect level; it must start from the game's start (default:
+    /// `rastros play`'s book when it fits the game).
     #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,
     /// Seed of the engine's random choices (default: from the clock); the same seed and
@@ -71,8 +72,8 @@ pub struct Builtin {
 }
 
 impl Builtin {
-    /// An engine for `start`'s board at `level`, with `book` (checked against `start`) if
-    /// given.
+    /// An engine for `start`'s board at `level`, with `book` (checked against `start`), or
+    /// `rastros play`'s default book when none is named and it fits `start`.
     pub fn new(
         start: &Position,
         level: Level,
@@ -85,10 +86,8 @@ impl Builtin {
             threads,
             ..SolverConfig::default()
         };
-        let book = match book {
-            Some(_) => opening_book(book, start)?.map(Arc::new),
-            None => None,
-        };
+        // Without --book, `play`'s default book when it fits the start.
+        let book = opening_book(book, start)?.map(Arc::new);
         let engine = Engine::new(start.board(), config, book)?;
         Ok(Builtin { engine, level })
     }

@@ -408,3 +408,50 @@ fn kill_group(pgid: libc::pid_t) {
         libc::killpg(pgid, libc::SIGKILL);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rastros_core::Board;
+
+    /// The 5x5 game of `moves` from c3.
+    fn game(moves: &[&str]) -> GameFile {
+        let start = Position::centre(Board::new(5, 5).unwrap()).unwrap();
+        let mut game = GameFile::new(start).unwrap();
+        for m in moves {
+            game.play(start.board().parse_cell(m).unwrap()).unwrap();
+        }
+        game
+    }
+
+    fn failure(answer: &str, given: &GameFile) -> Failure {
+        judge(answer, given).unwrap_err().0
+    }
+
+    #[test]
+    fn each_answer_is_judged_by_what_it_holds() {
+        let given = game(&["b2", "b3"]);
+        let good = game(&["b2", "b3", "c4"]);
+        assert_eq!(judge(&good.to_string(), &given), Ok(good.clone()));
+        // The same answer as real writers produce it.
+        let crlf = good.to_string().replace('\n', "\r\n");
+        assert_eq!(judge(&crlf, &given), Ok(good.clone()));
+        assert_eq!(failure(&given.to_string(), &given), Failure::NoMove);
+        let two = game(&["b2", "b3", "c4", "d5"]);
+        assert_eq!(failure(&two.to_string(), &given), Failure::ExtraMove);
+        let rewritten = game(&["b4", "b3", "c4"]);
+        assert_eq!(failure(&rewritten.to_string(), &given), Failure::History);
+        let shortened = game(&["b2"]);
+        assert_eq!(failure(&shortened.to_string(), &given), Failure::History);
+        // An illegal move, drawn or not: c3 is slimed.
+        let illegal = good.to_string().replace("02: c4", "02: c3");
+        assert_eq!(failure(&illegal, &given), Failure::Illegal);
+        // The right moves on a wrong drawing, and files that are no game file.
+        let wrong_drawing = good.to_string().replacen("..*", "...", 1);
+        assert_eq!(failure(&wrong_drawing, &given), Failure::Garbled);
+        assert_eq!(failure("", &given), Failure::Garbled);
+        assert_eq!(failure("hello\n", &given), Failure::Garbled);
+        let other_board = game(&[]).to_string().replace('.', "..");
+        assert_eq!(failure(&other_board, &given), Failure::Garbled);
+    }
+}
