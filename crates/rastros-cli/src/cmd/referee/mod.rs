@@ -10,6 +10,7 @@
 //! finished by then are kept.
 
 mod bot;
+mod process;
 
 use std::collections::BTreeMap;
 use std::fs;
