@@ -14,6 +14,7 @@ mod process;
 
 use std::collections::BTreeMap;
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -45,8 +46,8 @@ pub struct RefereeArgs {
     /// Start cell of the snail (default e5 on 8x8, the centre on boards with one).
     #[arg(long)]
     start: Option<Cell>,
-    /// Games to play; the contestants take turns to move first.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    /// Games to play (at most 100000); the contestants take turns to move first.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     games: u32,
     /// Time limit of each move in milliseconds, process start to exit.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=600_000))]
@@ -145,56 +146,33 @@ pub fn run(args: RefereeArgs) -> Result<(), CliError> {
     };
     let [a, b] = split_commands(&args.commands)?;
     let names = [a.join(" "), b.join(" ")];
-    let mut bots = [
+    let bots = [
         Bot::new(&a, &start, "CMD_A")?,
         Bot::new(&b, &start, "CMD_B")?,
     ];
-    if let Some(dir) = &args.out {
-        prepare_out(dir)?;
-    }
+    let mut out = args.out.as_deref().map(OutDir::create).transpose()?;
     let openings = openings(&start, args.openings, args.opening_plies, args.seed);
-    let limit = Duration::from_millis(args.move_time_ms);
     let stop = Arc::new(AtomicBool::new(false));
     crate::signal::on_interrupt(Arc::clone(&stop));
+    let mut table = Table {
+        bots,
+        start,
+        limit: Duration::from_millis(args.move_time_ms),
+        stop: Arc::clone(&stop),
+    };
     let bar = count_bar(u64::from(args.games), "games");
     let mut records: Vec<Record> = Vec::new();
-    let mut lines = String::new();
     for index in 0..args.games as usize {
-        let opening = if openings.is_empty() {
-            &[][..]
-        } else {
-            &openings[(index / 2) % openings.len()][..]
+        let opening = match openings.len() {
+            0 => &[][..],
+            k => &openings[(index / 2) % k][..],
         };
-        let first = index % 2;
-        let mut logs = [String::new(), String::new()];
-        let Some(record) = play(
-            &mut bots,
-            &start,
-            opening,
-            first,
-            limit,
-            args.seed ^ (index as u64) << 32,
-            &stop,
-            &mut logs,
-        )?
-        else {
+        let seed = args.seed ^ (index as u64) << 32;
+        let Some((record, logs)) = table.play(opening, index % 2, seed)? else {
             break;
         };
-        if let Some(dir) = &args.out {
-            let name = format!("game-{:04}", index + 1);
-            fsio::write_atomic(
-                &dir.join(format!("{name}.txt")),
-                "game file",
-                record.game.to_string().as_bytes(),
-            )?;
-            lines += &format!("{}\n", record.json(index, &names));
-            fsio::write_atomic(&dir.join("games.jsonl"), "games", lines.as_bytes())?;
-            for (who, log) in ["A", "B"].iter().zip(&logs) {
-                if !log.is_empty() {
-                    let path = dir.join("logs").join(format!("{name}-{who}.log"));
-                    fsio::write_atomic(&path, "bot log", log.as_bytes())?;
-                }
-            }
+        if let Some(out) = &mut out {
+            out.save(index, &record, &names, &logs)?;
         }
         records.push(record);
         bar.inc(1);
@@ -204,9 +182,9 @@ pub fn run(args: RefereeArgs) -> Result<(), CliError> {
     }
     bar.finish_and_clear();
     let summary = summary(&args, &start, &names, &records);
-    if let Some(dir) = &args.out {
+    if let Some(out) = &out {
         let text = serde_json::to_string_pretty(&summary).expect("JSON values serialize") + "\n";
-        fsio::write_atomic(&dir.join("results.json"), "results", text.as_bytes())?;
+        fsio::write_atomic(&out.dir.join("results.json"), "results", text.as_bytes())?;
     }
     if args.json {
         let mut all = summary;
@@ -244,17 +222,61 @@ fn split_commands(words: &[String]) -> Result<[Vec<String>; 2], CliError> {
     Ok([a.to_vec(), b.to_vec()])
 }
 
-/// Makes the folder `dir` if missing, refusing one that holds a tournament already.
-fn prepare_out(dir: &Path) -> Result<(), CliError> {
-    let err = |e: std::io::Error| CliError(format!("--out {}: {e}", dir.display()));
-    fs::create_dir_all(dir.join("logs")).map_err(err)?;
-    if dir.join("games.jsonl").exists() {
-        return Err(CliError(format!(
-            "--out {}: it holds a tournament already (games.jsonl); name a new folder",
-            dir.display()
-        )));
+/// The folder of `--out`: each game's file and log, and `games.jsonl`, which grows by one
+/// line a game.
+#[derive(Debug)]
+struct OutDir {
+    dir: PathBuf,
+    games: fs::File,
+}
+
+impl OutDir {
+    /// Makes the folder `dir` if missing, refusing one that holds a tournament already.
+    fn create(dir: &Path) -> Result<OutDir, CliError> {
+        let err = |e: std::io::Error| CliError(format!("--out {}: {e}", dir.display()));
+        fs::create_dir_all(dir.join("logs")).map_err(err)?;
+        let games = fs::OpenOptions::new()
+            .append(true)
+            .create_new(true)
+            .open(dir.join("games.jsonl"))
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::AlreadyExists => CliError(format!(
+                    "--out {}: it holds a tournament already (games.jsonl); name a new folder",
+                    dir.display()
+                )),
+                _ => err(e),
+            })?;
+        Ok(OutDir {
+            dir: dir.to_path_buf(),
+            games,
+        })
     }
-    Ok(())
+
+    /// Writes game `index`: its final game file and its bots' logs whole, then its line,
+    /// appended to `games.jsonl` in one write and synced.
+    fn save(
+        &mut self,
+        index: usize,
+        record: &Record,
+        names: &[String; 2],
+        logs: &[String; 2],
+    ) -> Result<(), CliError> {
+        let name = format!("game-{:04}", index + 1);
+        let file = self.dir.join(format!("{name}.txt"));
+        fsio::write_atomic(&file, "game file", record.game.to_string().as_bytes())?;
+        for (who, log) in ["A", "B"].iter().zip(logs) {
+            if !log.is_empty() {
+                let path = self.dir.join("logs").join(format!("{name}-{who}.log"));
+                fsio::write_atomic(&path, "bot log", log.as_bytes())?;
+            }
+        }
+        let line = format!("{}\n", record.json(index, names));
+        let path = self.dir.join("games.jsonl");
+        self.games
+            .write_all(line.as_bytes())
+            .and_then(|()| self.games.sync_data())
+            .map_err(|e| CliError(fsio::IoError::new("write games", path, e).to_string()))
+    }
 }
 
 /// `count` distinct random openings of `plies` plies from `start` (fewer when the board has
@@ -283,64 +305,72 @@ fn openings(start: &Position, count: u32, plies: u32, seed: u64) -> Vec<Vec<u8>>
     found
 }
 
-/// Plays one game from `opening`, contestant `first` moving first; `None` when Ctrl-C came
-/// before it ended (the game is dropped).
-#[allow(clippy::too_many_arguments)]
-fn play(
-    bots: &mut [Bot; 2],
-    start: &Position,
-    opening: &[u8],
-    first: usize,
+/// The two contestants and the rules of their games.
+#[derive(Debug)]
+struct Table {
+    bots: [Bot; 2],
+    start: Position,
     limit: Duration,
-    seed: u64,
-    stop: &AtomicBool,
-    logs: &mut [String; 2],
-) -> Result<Option<Record>, CliError> {
-    let mut game = GameFile::new(*start).expect("a start has nothing slimed");
-    for &to in opening {
-        game.play(to)?;
-    }
-    let mut record = Record {
-        first,
-        opening_plies: opening.len(),
-        game: game.clone(),
-        winner: 0,
-        reason: "",
-        detail: None,
-        times_ms: Vec::new(),
-        failed_ms: None,
-    };
-    loop {
-        let pos = record.game.position();
-        if let Outcome::Won { winner, reason } = pos.outcome() {
-            record.winner = record.plays(winner);
-            record.reason = match reason {
-                EndReason::GoalReached => "goal",
-                EndReason::NoMove => "no-legal-move",
-            };
-            return Ok(Some(record));
+    /// Set by Ctrl-C: no new move is asked for.
+    stop: Arc<AtomicBool>,
+}
+
+impl Table {
+    /// Plays one game from `opening`, contestant `first` moving first: its record and the
+    /// contestants' logs, or `None` when Ctrl-C came before it ended (the game is dropped).
+    fn play(
+        &mut self,
+        opening: &[u8],
+        first: usize,
+        seed: u64,
+    ) -> Result<Option<(Record, [String; 2])>, CliError> {
+        let mut game = GameFile::new(self.start).expect("a start has nothing slimed");
+        for &to in opening {
+            game.play(to)?;
         }
-        if stop.load(Relaxed) {
-            return Ok(None);
-        }
-        let mover = record.plays(pos.side_to_move());
-        let answer = bots[mover].answer(&record.game, limit, seed ^ u64::from(pos.ply()))?;
-        let ms = answer.time.as_secs_f64() * 1e3;
-        let ms = json_seconds(ms);
-        if !answer.log.is_empty() {
-            logs[mover] += &format!("== ply {}\n{}", pos.ply() + 1, answer.log);
-        }
-        match answer.result {
-            Ok(next) => {
-                record.game = next;
-                record.times_ms.push(ms);
+        let mut record = Record {
+            first,
+            opening_plies: opening.len(),
+            game,
+            winner: 0,
+            reason: "",
+            detail: None,
+            times_ms: Vec::new(),
+            failed_ms: None,
+        };
+        let mut logs = [String::new(), String::new()];
+        loop {
+            let pos = record.game.position();
+            if let Outcome::Won { winner, reason } = pos.outcome() {
+                record.winner = record.plays(winner);
+                record.reason = match reason {
+                    EndReason::GoalReached => "goal",
+                    EndReason::NoMove => "no-legal-move",
+                };
+                return Ok(Some((record, logs)));
             }
-            Err((failure, detail)) => {
-                record.winner = 1 - mover;
-                record.reason = failure.as_str();
-                record.detail = Some(detail);
-                record.failed_ms = Some(ms);
-                return Ok(Some(record));
+            if self.stop.load(Relaxed) {
+                return Ok(None);
+            }
+            let mover = record.plays(pos.side_to_move());
+            let seed = seed ^ u64::from(pos.ply());
+            let answer = self.bots[mover].answer(&record.game, self.limit, seed)?;
+            let ms = json_seconds(answer.time.as_secs_f64() * 1e3);
+            if !answer.log.is_empty() {
+                logs[mover] += &format!("== ply {}\n{}", pos.ply() + 1, answer.log);
+            }
+            match answer.result {
+                Ok(next) => {
+                    record.game = next;
+                    record.times_ms.push(ms);
+                }
+                Err((failure, detail)) => {
+                    record.winner = 1 - mover;
+                    record.reason = failure.as_str();
+                    record.detail = Some(detail);
+                    record.failed_ms = Some(ms);
+                    return Ok(Some((record, logs)));
+                }
             }
         }
     }
