@@ -66,20 +66,20 @@ fn against_python(mode: &str, games: &str) -> Value {
 }
 
 /// Plays two games (one with each colour) against the Python bot in `mode` and checks that
-/// the bot lost both with `reason` and that the engine won them.
-fn bot_loses_by(mode: &str, reason: &str) -> Value {
+/// the bot lost both with `reason`, the first game's detail saying `detail`, and that the
+/// engine won them.
+fn bot_loses_by(mode: &str, reason: &str, detail: &str) {
     let r = against_python(mode, "2");
     assert_eq!(reasons(&r), [reason, reason], "{mode}: {r}");
     assert_eq!(r["players"][0]["wins"], 2, "{mode}: {r}");
     assert_eq!(r["players"][1]["failures"][reason], 2, "{mode}: {r}");
-    r
+    let said = r["game_list"][0]["detail"].as_str().unwrap();
+    assert!(said.contains(detail), "{mode}: {said}");
 }
 
 #[test]
 fn a_crashing_bot_loses_by_crash() {
-    let r = bot_loses_by("crash", "crash");
-    let detail = r["game_list"][0]["detail"].as_str().unwrap();
-    assert!(detail.contains("signal 11"), "{detail}");
+    bot_loses_by("crash", "crash", "killed by signal 11 without writing OUT");
 }
 
 #[test]
@@ -125,7 +125,7 @@ fn a_sleeping_bot_loses_by_timeout_and_its_whole_group_is_killed() {
 
 #[test]
 fn a_bot_writing_garbage_loses_by_garbled() {
-    bot_loses_by("garbage", "garbled");
+    bot_loses_by("garbage", "garbled", "rows before the empty line");
 }
 
 #[test]
@@ -137,24 +137,26 @@ fn a_bot_writing_over_its_file_cap_loses_by_garbled_or_crash() {
 
 #[test]
 fn a_bot_playing_an_illegal_move_loses_by_illegal() {
-    let r = bot_loses_by("illegal", "illegal");
-    let detail = r["game_list"][0]["detail"].as_str().unwrap();
-    assert!(detail.contains("is not next to the snail"), "{detail}");
+    bot_loses_by("illegal", "illegal", "is not next to the snail");
 }
 
 #[test]
 fn a_bot_rewriting_history_loses_by_history() {
-    bot_loses_by("history", "history");
+    bot_loses_by("history", "history", "move 1 was");
 }
 
 #[test]
 fn a_bot_adding_two_moves_loses_by_extra_move() {
-    bot_loses_by("extra", "extra-move");
+    bot_loses_by("extra", "extra-move", "the answer adds 2 moves");
 }
 
 #[test]
 fn a_bot_writing_nothing_loses_by_no_file() {
-    bot_loses_by("nofile", "no-file");
+    bot_loses_by(
+        "nofile",
+        "no-file",
+        "exited with code 0 without writing OUT",
+    );
 }
 
 #[test]
@@ -271,60 +273,21 @@ fn two_builtin_engines_play_and_the_table_names_them() {
 
 #[test]
 fn referee_arguments_are_checked_before_any_game() {
-    fails_with(
-        &[
-            "referee",
-            "--games",
-            "1",
-            "--move-time-ms",
-            "100",
-            "--",
-            "builtin:easy",
-        ],
-        "-- CMD_A -- CMD_B",
-    );
-    fails_with(
-        &[
-            "referee",
-            "--games",
-            "1",
-            "--move-time-ms",
-            "100",
-            "--",
-            "builtin:hard",
-            "--",
-            "builtin:easy",
-        ],
-        "CMD_A",
-    );
-    fails_with(
-        &[
-            "referee",
-            "--games",
-            "1",
-            "--move-time-ms",
-            "100",
-            "--",
-            "builtin:easy",
-            "--",
-            "./no-such-bot",
-        ],
-        "CMD_B: './no-such-bot' is not an executable file",
-    );
-    fails_with(
-        &[
-            "referee",
-            "--games",
-            "0",
-            "--move-time-ms",
-            "100",
-            "--",
-            "a",
-            "--",
-            "b",
-        ],
-        "--games",
-    );
+    // Each case: the contestants after `--`, and what the one-line error says.
+    let cases: [(&[&str], &str); 3] = [
+        (&["builtin:easy"], "-- CMD_A -- CMD_B"),
+        (&["builtin:hard", "--", "builtin:easy"], "CMD_A: "),
+        (
+            &["builtin:easy", "--", "./no-such-bot"],
+            "CMD_B: './no-such-bot' is not an executable file",
+        ),
+    ];
+    for (contestants, message) in cases {
+        let args = ["referee", "--games", "1", "--move-time-ms", "100", "--"];
+        fails_with(&[&args[..], contestants].concat(), message);
+    }
+    let args = ["referee", "--games", "0", "--move-time-ms", "100"];
+    fails_with(&[&args[..], &["--", "a", "--", "b"]].concat(), "--games");
 }
 
 #[test]
