@@ -1,17 +1,19 @@
 //! Arguments shared by several commands: which position to look at.
 
+use std::cell::OnceCell;
 use std::fmt;
-
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
 
 use rastros_core::{
-    Board, BoardSize, Cell, MoveErrorKind, MoveListError, Outcome, PlayError, Position,
+    Board, BoardSize, Cell, GameFile, MoveErrorKind, MoveListError, Outcome, PlayError, Position,
 };
-use rastros_solver::{Solver, SolverConfig};
+use rastros_solver::{fsio, Solver, SolverConfig};
 
-/// Where the position comes from: a board, a start cell and moves, or a position string.
+/// Where the position comes from: a board, a start cell and moves, a position string, or a
+/// game file.
 #[derive(Debug, Args)]
 pub struct PositionArgs {
     /// Board size WxH (W*H <= 64).
@@ -28,6 +30,32 @@ pub struct PositionArgs {
     /// --board/--start; --moves are played from it).
     #[arg(long, conflicts_with_all = ["board", "start"])]
     pub position: Option<Position>,
+    /// A game file, the tournament bots' format (docs/FORMATS.md), instead of --board and
+    /// --position: the board is read from it and its moves are replayed from --start
+    /// (default e5 on 8x8, the centre on boards with one); --moves are played after them.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "position"])]
+    pub game_file: Option<PathBuf>,
+    /// The game file, once read.
+    #[arg(skip)]
+    loaded: OnceCell<GameFile>,
+}
+
+/// The largest game file read, in bytes: a 64-cell board and 32 lines of moves take under
+/// 1 KiB; the rest is room for trailing blanks.
+pub const MAX_GAME_FILE: u64 = 64 << 10;
+
+/// Reads the game file `path` (its moves replayed from `start`, or the board's default
+/// start), refused unread past [`MAX_GAME_FILE`]; errors begin with `what` (the argument)
+/// and the path.
+pub fn read_game_file(path: &Path, start: Option<Cell>, what: &str) -> Result<GameFile, CliError> {
+    let text = fsio::read_to_string_at_most(
+        path,
+        "game",
+        MAX_GAME_FILE,
+        "a board and its moves, under 1 KiB",
+    )
+    .map_err(|e| CliError(format!("{what}: {e}")))?;
+    GameFile::parse(&text, start).map_err(|e| CliError(format!("{what} {}: {e}", path.display())))
 }
 
 /// An error the CLI reports on stderr with exit code 2.
@@ -66,36 +94,64 @@ pub fn start_or_centre(board: &'static Board, start: Option<Cell>) -> Result<Pos
 }
 
 impl PositionArgs {
-    /// The start position (before `--moves`).
+    /// The start position: the game file's start, `--position`, or `--board` and
+    /// `--start`. [`move_list`](PositionArgs::move_list) is played from it.
     pub fn start_position(&self) -> Result<Position, CliError> {
         if let Some(pos) = self.position {
             return Ok(pos);
         }
+        if let Some(game) = self.game_file()? {
+            return Ok(game.start());
+        }
         start_or_centre(self.board.0, self.start)
+    }
+
+    /// The game of `--game-file`, read once, if one is given.
+    pub fn game_file(&self) -> Result<Option<&GameFile>, CliError> {
+        let Some(path) = &self.game_file else {
+            return Ok(None);
+        };
+        if self.loaded.get().is_none() {
+            let game = read_game_file(path, self.start, "--game-file")?;
+            let _ = self.loaded.set(game);
+        }
+        Ok(self.loaded.get())
     }
 
     /// The position after `--moves`; errors name `--moves`.
     pub fn resolve(&self) -> Result<Position, CliError> {
-        play_moves(&self.start_position()?, &self.moves)
+        let before = match self.game_file()? {
+            Some(game) => game.position(),
+            None => self.start_position()?,
+        };
+        play_moves(&before, &self.moves)
     }
 
     /// The position after `--moves`, refused when the game is over there (for the commands
     /// that search it); errors name `--moves` (or `--position` when no moves are given).
     pub fn resolve_in_progress(&self) -> Result<Position, CliError> {
         let pos = self.resolve()?;
-        let arg = if self.move_list().is_empty() {
-            "--position"
-        } else {
+        let arg = if rastros_core::split_moves(&self.moves).next().is_some() {
             "--moves"
+        } else if self.game_file.is_some() {
+            "--game-file"
+        } else {
+            "--position"
         };
         in_progress(pos, arg)
     }
 
-    /// The moves as a list of cell names.
-    pub fn move_list(&self) -> Vec<String> {
-        rastros_core::split_moves(&self.moves)
-            .map(|t| t.to_ascii_lowercase())
-            .collect()
+    /// The moves played from [`start_position`](PositionArgs::start_position), as cell
+    /// names: the game file's, then `--moves`.
+    pub fn move_list(&self) -> Result<Vec<String>, CliError> {
+        let mut list: Vec<String> = match self.game_file()? {
+            Some(game) => rastros_core::split_moves(&game.move_list())
+                .map(str::to_string)
+                .collect(),
+            None => Vec::new(),
+        };
+        list.extend(rastros_core::split_moves(&self.moves).map(|t| t.to_ascii_lowercase()));
+        Ok(list)
     }
 }
 

@@ -48,6 +48,12 @@ enum Command {
     SolveUnit(cmd::units::SolveUnitArgs),
     /// Combine solved work units into the root's result.
     Merge(cmd::units::MergeArgs),
+    /// Convert a game between the game file, the one-line text form and a move list.
+    Convert(cmd::convert::ConvertArgs),
+    /// Play one move as a tournament bot: read the game file IN, write the game to OUT.
+    Bot(cmd::bot::BotArgs),
+    /// Run a tournament between two bots (programs run as `CMD IN OUT`, or the engine).
+    Referee(cmd::referee::RefereeArgs),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +84,9 @@ fn main() -> ExitCode {
         Command::Split(a) => cmd::units::split(a),
         Command::SolveUnit(a) => cmd::units::solve_unit(a),
         Command::Merge(a) => cmd::units::merge(a),
+        Command::Convert(a) => cmd::convert::run(a),
+        Command::Bot(a) => cmd::bot::run(a),
+        Command::Referee(a) => cmd::referee::run(a),
     };
     // A last flush, so that a full or closed standard output is an error, not a silence.
     let result = result.and_then(|()| report::flush_stdout());

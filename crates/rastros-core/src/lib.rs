@@ -5,6 +5,7 @@
 //! - Sets of cells: [`Bitboard`]; board geometry: [`Board`], [`BoardSize`], [`Direction`].
 //! - Cells and players: [`Cell`], [`Player`].
 //! - Positions and play: [`Position`], [`Outcome`], [`split_moves`].
+//! - The game file bots exchange in tournaments: [`GameFile`].
 //! - Counting: [`perft()`], [`perft_divide`]; the goal-free endgame: [`matching`],
 //!   [`GoalFree`].
 #![deny(missing_docs)]
@@ -14,6 +15,7 @@ mod bitboard;
 mod board;
 mod cell;
 mod endgame;
+mod game_file;
 pub mod matching;
 mod notation;
 pub mod perft;
@@ -25,6 +27,7 @@ pub use board::{
 };
 pub use cell::{Cell, CellParseError, Player, PlayerParseError};
 pub use endgame::GoalFree;
+pub use game_file::{GameFile, GameFileError, GameFileErrorKind, NotAStart};
 pub use notation::PositionParseError;
 pub use perft::{perft, perft_divide};
 pub use position::{

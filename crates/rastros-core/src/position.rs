@@ -530,18 +530,7 @@ impl Position {
         for rank in (0..board.height()).rev() {
             out += &format!("{:>2}", rank + 1);
             for file in 0..board.width() {
-                let i = rank * board.width() + file;
-                let c = if i == self.snail {
-                    'o'
-                } else if self.slime.has(i) {
-                    'x'
-                } else if i == board.goal(Player::One) {
-                    '1'
-                } else if i == board.goal(Player::Two) {
-                    '2'
-                } else {
-                    '.'
-                };
+                let c = self.cell_char(rank * board.width() + file, ['o', 'x', '1', '2', '.']);
                 out += &format!(" {c:>col$}");
             }
             out.push('\n');
@@ -556,6 +545,24 @@ impl Position {
             out = out.lines().map(|l| &l[1..]).collect::<Vec<_>>().join("\n") + "\n";
         }
         out
+    }
+
+    /// The character that draws cell `i` from `chars`, in the order: the snail, a slimed
+    /// cell, player 1's free goal, player 2's free goal, a free cell (the diagram and the
+    /// game file draw with different characters).
+    pub(crate) fn cell_char(&self, i: u8, chars: [char; 5]) -> char {
+        let [snail, slime, goal_1, goal_2, free] = chars;
+        if i == self.snail {
+            snail
+        } else if self.slime.has(i) {
+            slime
+        } else if i == self.board.goal(Player::One) {
+            goal_1
+        } else if i == self.board.goal(Player::Two) {
+            goal_2
+        } else {
+            free
+        }
     }
 }
 

@@ -2,9 +2,12 @@
 
 pub mod analyze;
 pub mod book;
+pub mod bot;
 pub mod certify;
+pub mod convert;
 pub mod perft;
 pub mod play;
+pub mod referee;
 pub mod serve;
 pub mod solve;
 pub mod survey;

@@ -82,6 +82,11 @@ pub struct PlayArgs {
     /// Start cell of the snail (default: the centre; required on boards without one).
     #[arg(long)]
     start: Option<Cell>,
+    /// Continue the game of a game file (the tournament bots' format, docs/FORMATS.md)
+    /// instead of starting on --board: its moves are replayed from --start (default e5 on
+    /// 8x8, the centre on boards with one), and every new game starts from its position.
+    #[arg(long, value_name = "FILE", conflicts_with = "board")]
+    game_file: Option<std::path::PathBuf>,
     /// Which player you are: 1 moves first and owns a1, 2 owns the top-right corner.
     #[arg(long, value_enum, default_value = "1")]
     side: SideArg,
@@ -138,14 +143,24 @@ pub fn rules(args: RulesArgs) -> Result<(), CliError> {
 /// the end of the input. Ctrl-C ends the program with code 130, after a goodbye.
 pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let lang: Lang = args.lang.parse()?;
-    let board = args.board.0;
-    let start = crate::args::start_or_centre(board, args.start)?;
+    let (first, start) = match &args.game_file {
+        Some(path) => {
+            let game = crate::args::read_game_file(path, args.start, "--game-file")?;
+            let pos = crate::args::in_progress(game.position(), "--game-file")?;
+            (game.start(), pos)
+        }
+        None => {
+            let start = crate::args::start_or_centre(args.board.0, args.start)?;
+            (start, start)
+        }
+    };
+    let board = start.board();
     let config = SolverConfig {
         hash_mb: args.hash_mb as usize,
         threads: args.threads,
         ..SolverConfig::default()
     };
-    let book = opening_book(args.book.as_deref(), &start)?.map(Arc::new);
+    let book = opening_book(args.book.as_deref(), &first)?.map(Arc::new);
     let computer = player::Engine::new(board, config, book)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     // From here on Ctrl-C stops the computer's search (its solver's flag) and the game
@@ -202,7 +217,7 @@ fn stdout_error(e: io::Error) -> CliError {
 }
 
 /// A seed from the clock and the process id, for games nobody asked to replay.
-fn clock_seed() -> u64 {
+pub(crate) fn clock_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
@@ -630,7 +645,7 @@ fn levels_help(lang: Lang) -> String {
 /// The book named on the command line (an error if it cannot be read or is from another
 /// start, so it cannot help this game), or the project's 7x7 book when it is there and fits
 /// the board and start.
-fn opening_book(
+pub(crate) fn opening_book(
     path: Option<&std::path::Path>,
     start: &Position,
 ) -> Result<Option<rastros_solver::Book>, CliError> {

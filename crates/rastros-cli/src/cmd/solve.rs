@@ -72,7 +72,7 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
         result?
     };
     if args.json {
-        outln!("{}", to_json(&args, &pos, &solver, &a));
+        outln!("{}", to_json(&args, &pos, &solver, &a)?);
     } else {
         print_text(&args, &pos, &solver, &a)?;
     }
@@ -119,7 +119,12 @@ fn solve_by_roots(
     }
 }
 
-fn to_json(args: &SolveArgs, pos: &Position, solver: &Solver, a: &Analysis) -> serde_json::Value {
+fn to_json(
+    args: &SolveArgs,
+    pos: &Position,
+    solver: &Solver,
+    a: &Analysis,
+) -> Result<serde_json::Value, CliError> {
     let board = pos.board();
     let start = args.pos.start_position().ok();
     let start = if args.pos.position.is_some() {
@@ -127,7 +132,7 @@ fn to_json(args: &SolveArgs, pos: &Position, solver: &Solver, a: &Analysis) -> s
     } else {
         start.map(|s| board.cell(s.snail()).to_string())
     };
-    let mut out = analysis_json(pos, start, args.pos.move_list(), a);
+    let mut out = analysis_json(pos, start, args.pos.move_list()?, a);
     if args.stats {
         out["stats"] = json!({
             "threads": solver.threads(),
@@ -141,7 +146,7 @@ fn to_json(args: &SolveArgs, pos: &Position, solver: &Solver, a: &Analysis) -> s
             "peak_memory_mb": peak_memory_mb(),
         });
     }
-    out
+    Ok(out)
 }
 
 fn print_text(

@@ -57,7 +57,7 @@ pub fn split(args: SplitArgs) -> Result<(), CliError> {
             Some(pos.board().cell(start.snail()).to_string())
         }
     };
-    let files = write_split(&args.out, &split, start, args.pos.move_list())?;
+    let files = write_split(&args.out, &split, start, args.pos.move_list()?)?;
     let dir = args.out.display();
     match (files.first(), files.last()) {
         (Some(first), Some(last)) => outln!(
