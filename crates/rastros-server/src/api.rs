@@ -206,6 +206,13 @@ pub struct AnalyzeResponse {
     pub best_moves: Vec<String>,
     /// Every legal move judged.
     pub moves: Vec<MoveJson>,
+    /// The principal variation: the lowest optimal move, then the principal variation of
+    /// the position it reaches, to the end of the game (`dte` moves when complete); empty
+    /// for a finished game or an answer that is not exact.
+    pub pv: Vec<String>,
+    /// Whether `pv` reaches the end of the game: `false` when the time budget ran out on
+    /// the way (the line then stops at the last position answered exactly).
+    pub pv_complete: bool,
 }
 
 /// The answer of `/api/move`.
@@ -284,19 +291,28 @@ pub async fn analyze(
     let req: GameRequest = parse_json(body, state.body_limit)?;
     let game = Game::parse(req.board.as_deref(), req.start.as_deref(), &req.moves)?;
     let pos = game.pos;
-    let a: PositionAnalysis = match terminal_score(&pos) {
+    let (a, (pv, pv_complete)): (PositionAnalysis, (Vec<u8>, bool)) = match terminal_score(&pos) {
         // A finished game: the side to move has won or lost, and there is no move.
-        Some(score) => PositionAnalysis {
-            value: Some(score.value),
-            dte: Some(0),
-            exact: true,
-            best_moves: Vec::new(),
-            moves: Vec::new(),
-        },
+        Some(score) => (
+            PositionAnalysis {
+                value: Some(score.value),
+                dte: Some(0),
+                exact: true,
+                best_moves: Vec::new(),
+                moves: Vec::new(),
+            },
+            (Vec::new(), true),
+        ),
         None => state
             .slots
             .run(pos.board(), move |engine| {
-                engine.analyze(&pos, Some(deadline))
+                let a = engine.analyze(&pos, Some(deadline))?;
+                let line = if a.exact {
+                    engine.principal_variation(&pos, Some(deadline))?
+                } else {
+                    (Vec::new(), false)
+                };
+                Ok((a, line))
             })
             .await?
             .map_err(engine_error)?,
@@ -318,6 +334,8 @@ pub async fn analyze(
                 dte: m.dte,
             })
             .collect(),
+        pv: game.names(pv),
+        pv_complete,
     }))
 }
 

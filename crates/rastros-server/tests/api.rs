@@ -192,6 +192,71 @@ async fn analysis_equals_the_solver_on_random_positions() {
     assert_eq!(checked, 60);
 }
 
+/// The best line of `/api/analyze` checked against the solver: `dte` legal moves, the first
+/// the lowest optimal move, each one keeping the score (the mover's value, one ply less
+/// each time), ending the game with the winner the value names.
+#[tokio::test]
+async fn the_best_line_is_optimal_and_ends_the_game() {
+    let app = router(&config());
+    let mut checked = 0;
+    for (w, h, plies) in [(4, 4, 4), (5, 5, 6), (6, 5, 10)] {
+        let board = Board::new(w, h).unwrap();
+        let judge = solver(board);
+        for (start, moves, pos) in random_games(board, plies, 8, u64::from(w * 7 + h)) {
+            let body = json!({"board": board.to_string(), "start": start, "moves": moves});
+            let a = post_json(&app, "/api/analyze", &body).await.json();
+            let score = judge.score(&pos).unwrap();
+            let pv: Vec<&str> = a["pv"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            assert_eq!(a["pv_complete"], true, "{pos}");
+            assert_eq!(pv.len() as u32, score.dte, "{pos}: {pv:?}");
+            assert_eq!(a["best_moves"][0].as_str(), pv.first().copied(), "{pos}");
+            let mut walk = pos;
+            let mut expected = score;
+            for cell in &pv {
+                walk = walk.play(cell.parse::<Cell>().unwrap()).unwrap();
+                expected = Score {
+                    value: if expected.value == Value::Win {
+                        Value::Loss
+                    } else {
+                        Value::Win
+                    },
+                    dte: expected.dte - 1,
+                };
+                if !walk.is_over() {
+                    assert_eq!(
+                        judge.score(&walk).unwrap(),
+                        expected,
+                        "{pos}: {pv:?} at {cell}"
+                    );
+                }
+            }
+            assert!(walk.is_over(), "{pos}: {pv:?} does not end the game");
+            let mover = pos.side_to_move().number();
+            let winner = match walk.outcome() {
+                rastros_core::Outcome::Won { winner, .. } => winner.number(),
+                rastros_core::Outcome::InProgress => unreachable!(),
+            };
+            assert_eq!(winner == mover, score.value == Value::Win, "{pos}: {pv:?}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 24);
+    // A finished game has no line, and it is complete.
+    let done = post_json(
+        &app,
+        "/api/analyze",
+        &json!({"board": "5x5", "moves": ["b2", "a1"]}),
+    )
+    .await;
+    assert_eq!(done.json()["pv"], json!([]));
+    assert_eq!(done.json()["pv_complete"], true);
+}
+
 #[tokio::test]
 async fn perfect_replies_are_optimal_moves() {
     let app = router(&config());
@@ -536,6 +601,7 @@ async fn every_slot_busy_is_503_with_retry_after_and_the_budget_gives_an_inexact
     assert_eq!(a.status, StatusCode::OK);
     let a = a.json();
     assert_eq!(a["exact"], false);
+    assert_eq!(a["pv_complete"], false);
     assert_eq!(a["moves"].as_array().unwrap().len(), 8);
     assert!(!a["best_moves"].as_array().unwrap().is_empty());
     assert!(took < Duration::from_millis(1500 + 1000), "{took:?}");
