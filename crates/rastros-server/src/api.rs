@@ -28,6 +28,9 @@ pub struct GameRequest {
     pub board: Option<String>,
     /// Start cell of the snail.
     pub start: Option<String>,
+    /// A position in the one-line text form to start from instead of `start` (with its
+    /// slime and side to move), e.g. `"5x5 ...../...../..x../.o.../..... 2"`.
+    pub position: Option<String>,
     /// Moves played from the start, as cell names.
     #[serde(default)]
     pub moves: Vec<String>,
@@ -41,6 +44,9 @@ pub struct MoveRequest {
     pub board: Option<String>,
     /// Start cell of the snail.
     pub start: Option<String>,
+    /// A position in the one-line text form to start from instead of `start` (with its
+    /// slime and side to move), e.g. `"5x5 ...../...../..x../.o.../..... 2"`.
+    pub position: Option<String>,
     /// Moves played from the start, as cell names.
     #[serde(default)]
     pub moves: Vec<String>,
@@ -68,19 +74,48 @@ impl Game {
         start: Option<&str>,
         moves: &[String],
     ) -> Result<Game, ApiError> {
+        Game::parse_from(board, start, None, moves)
+    }
+
+    /// [`Game::parse`] with an optional start `position` in the one-line text form: the
+    /// game then goes on from it (its board must be `board` when both are given, and
+    /// `start` must be absent).
+    pub fn parse_from(
+        board: Option<&str>,
+        start: Option<&str>,
+        position: Option<&str>,
+        moves: &[String],
+    ) -> Result<Game, ApiError> {
         let bad = ApiError::BadRequest;
+        let named = board.is_some();
         let board: &'static Board = match board {
             None => Board::standard(),
             Some(text) => parse_board(text).map_err(|e| bad(format!("board: {e}")))?,
         };
-        let start = match start {
-            None => Position::centre(board).map_err(|e| bad(format!("start: {e}")))?,
-            Some(text) => {
+        let start = match (start, position) {
+            (Some(_), Some(_)) => {
+                return Err(bad(
+                    "start: give a start cell or a position, not both".into()
+                ))
+            }
+            (_, Some(text)) => {
+                let pos: Position = text.parse().map_err(|e| bad(format!("position: {e}")))?;
+                if named && pos.board() != board {
+                    return Err(bad(format!(
+                        "position: its board is {}, not {board}",
+                        pos.board()
+                    )));
+                }
+                pos
+            }
+            (None, None) => Position::centre(board).map_err(|e| bad(format!("start: {e}")))?,
+            (Some(text), None) => {
                 let cell: Cell = text.parse().map_err(|e| bad(format!("start: {e}")))?;
                 Position::start(board, cell).map_err(|e| bad(format!("start: {e}")))?
             }
         };
-        let most = board.size() as usize - 1;
+        let board = start.board();
+        let most = start.free().len() as usize;
         if moves.len() > most {
             return Err(bad(format!(
                 "too many moves: {} (a {board} game has at most {most})",
@@ -278,7 +313,12 @@ pub async fn position(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<PositionState>, ApiError> {
     let req: GameRequest = parse_json(body, state.body_limit)?;
-    let game = Game::parse(req.board.as_deref(), req.start.as_deref(), &req.moves)?;
+    let game = Game::parse_from(
+        req.board.as_deref(),
+        req.start.as_deref(),
+        req.position.as_deref(),
+        &req.moves,
+    )?;
     Ok(Json(game.state()))
 }
 
@@ -289,7 +329,12 @@ pub async fn analyze(
 ) -> Result<Json<AnalyzeResponse>, ApiError> {
     let deadline = Instant::now() + state.move_time;
     let req: GameRequest = parse_json(body, state.body_limit)?;
-    let game = Game::parse(req.board.as_deref(), req.start.as_deref(), &req.moves)?;
+    let game = Game::parse_from(
+        req.board.as_deref(),
+        req.start.as_deref(),
+        req.position.as_deref(),
+        &req.moves,
+    )?;
     let pos = game.pos;
     let (a, (pv, pv_complete)): (PositionAnalysis, (Vec<u8>, bool)) = match terminal_score(&pos) {
         // A finished game: the side to move has won or lost, and there is no move.
@@ -352,7 +397,12 @@ pub async fn play(
             .parse()
             .map_err(|e| ApiError::BadRequest(format!("level: {e}")))?,
     };
-    let game = Game::parse(req.board.as_deref(), req.start.as_deref(), &req.moves)?;
+    let game = Game::parse_from(
+        req.board.as_deref(),
+        req.start.as_deref(),
+        req.position.as_deref(),
+        &req.moves,
+    )?;
     if let outcome @ Outcome::Won { .. } = game.pos.outcome() {
         return Err(ApiError::BadRequest(format!("the game is over: {outcome}")));
     }

@@ -257,6 +257,68 @@ async fn the_best_line_is_optimal_and_ends_the_game() {
     assert_eq!(done.json()["pv_complete"], true);
 }
 
+/// A game may start from a position in the one-line text form: the same position as the
+/// moves that led to it, the same analysis, and its moves checked from there.
+#[tokio::test]
+async fn a_game_goes_on_from_a_pasted_position() {
+    let app = router(&config());
+    let moves = json!({"board": "6x5", "start": "c3", "moves": ["b2", "b3", "c4"]});
+    let before = post_json(&app, "/api/position", &moves).await.json();
+    let text = before["position"].as_str().unwrap();
+    let pasted = post_json(
+        &app,
+        "/api/position",
+        &json!({"position": text, "moves": []}),
+    )
+    .await;
+    assert_eq!(pasted.status, StatusCode::OK);
+    let pasted = pasted.json();
+    for field in [
+        "board",
+        "position",
+        "side_to_move",
+        "snail",
+        "slime",
+        "legal_moves",
+    ] {
+        assert_eq!(pasted[field], before[field], "{field}");
+    }
+    assert_eq!(pasted["start"], "c4");
+    assert_eq!(pasted["played"], json!([]));
+    let a = post_json(&app, "/api/analyze", &moves).await.json();
+    let b = post_json(
+        &app,
+        "/api/analyze",
+        &json!({"board": "6x5", "position": text}),
+    )
+    .await;
+    assert_eq!(b.json()["moves"], a["moves"]);
+    let next = a["moves"][0]["move"].as_str().unwrap();
+    let on = post_json(
+        &app,
+        "/api/position",
+        &json!({"position": text, "moves": [next]}),
+    )
+    .await;
+    assert_eq!(on.json()["snail"], next);
+    for (body, error) in [
+        (json!({"position": text, "moves": ["c4"]}), "move 1 'c4'"),
+        (
+            json!({"board": "7x7", "position": text}),
+            "position: its board is 6x5, not 7x7",
+        ),
+        (
+            json!({"position": text, "start": "c3"}),
+            "start: give a start cell or a position",
+        ),
+        (json!({"position": "6x5 nonsense 1"}), "position: "),
+    ] {
+        let a = post_json(&app, "/api/position", &body).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(a.error().starts_with(error), "{body}: {}", a.error());
+    }
+}
+
 #[tokio::test]
 async fn perfect_replies_are_optimal_moves() {
     let app = router(&config());
