@@ -687,7 +687,7 @@ async fn every_slot_busy_is_503_with_retry_after_and_the_budget_gives_an_inexact
 #[tokio::test]
 async fn rules_and_texts_come_in_every_language() {
     let app = router(&config());
-    for lang in ["en", "it", "de", "fr", "es", "el"] {
+    for lang in ["en", "it", "de", "fr", "es", "el", "pt"] {
         let a = get(&app, &format!("/api/rules?lang={lang}")).await;
         assert_eq!(a.status, StatusCode::OK);
         let a = a.json();
