@@ -57,7 +57,10 @@ def check(name, condition, detail=""):
     else:
         results["failed"] += 1
         print(f"FAILED: {name} {detail}")
-        raise AssertionError(name)
+        # BROWSER_KEEP_GOING=1 goes on after a failure, to list what an older page fails
+        # (the exit status is still non-zero).
+        if not os.environ.get("BROWSER_KEEP_GOING"):
+            raise AssertionError(name)
 
 
 def contrast(a, b):
@@ -839,6 +842,9 @@ def main():
         for profile in profiles:
             shutil.rmtree(profile, ignore_errors=True)
         print(f"browser test: {results['passed']} passed, {results['failed']} failed")
+    # With BROWSER_KEEP_GOING=1 failed checks do not stop the run: it still fails.
+    if results["failed"]:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
