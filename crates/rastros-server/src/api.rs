@@ -36,6 +36,18 @@ pub struct GameRequest {
     pub moves: Vec<String>,
 }
 
+impl GameRequest {
+    /// The game of the request, checked ([`Game::parse_from`]).
+    pub fn game(&self) -> Result<Game, ApiError> {
+        Game::parse_from(
+            self.board.as_deref(),
+            self.start.as_deref(),
+            self.position.as_deref(),
+            &self.moves,
+        )
+    }
+}
+
 /// A game and the computer's level: `/api/move`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -313,12 +325,7 @@ pub async fn position(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<PositionState>, ApiError> {
     let req: GameRequest = parse_json(body, state.body_limit)?;
-    let game = Game::parse_from(
-        req.board.as_deref(),
-        req.start.as_deref(),
-        req.position.as_deref(),
-        &req.moves,
-    )?;
+    let game = req.game()?;
     Ok(Json(game.state()))
 }
 
@@ -329,12 +336,7 @@ pub async fn analyze(
 ) -> Result<Json<AnalyzeResponse>, ApiError> {
     let deadline = Instant::now() + state.move_time;
     let req: GameRequest = parse_json(body, state.body_limit)?;
-    let game = Game::parse_from(
-        req.board.as_deref(),
-        req.start.as_deref(),
-        req.position.as_deref(),
-        &req.moves,
-    )?;
+    let game = req.game()?;
     let pos = game.pos;
     let (a, (pv, pv_complete)): (PositionAnalysis, (Vec<u8>, bool)) = match terminal_score(&pos) {
         // A finished game: the side to move has won or lost, and there is no move.
@@ -390,23 +392,31 @@ pub async fn play(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<MoveResponse>, ApiError> {
     let deadline = Instant::now() + state.move_time;
-    let req: MoveRequest = parse_json(body, state.body_limit)?;
-    let level: Level = match req.level.as_deref() {
+    let MoveRequest {
+        board,
+        start,
+        position,
+        moves,
+        level,
+        seed,
+    } = parse_json(body, state.body_limit)?;
+    let level: Level = match level.as_deref() {
         None => Level::Perfect,
         Some(text) => text
             .parse()
             .map_err(|e| ApiError::BadRequest(format!("level: {e}")))?,
     };
-    let game = Game::parse_from(
-        req.board.as_deref(),
-        req.start.as_deref(),
-        req.position.as_deref(),
-        &req.moves,
-    )?;
+    let game = GameRequest {
+        board,
+        start,
+        position,
+        moves,
+    }
+    .game()?;
     if let outcome @ Outcome::Won { .. } = game.pos.outcome() {
         return Err(ApiError::BadRequest(format!("the game is over: {outcome}")));
     }
-    let seed = req.seed.unwrap_or_else(clock_seed);
+    let seed = seed.unwrap_or_else(clock_seed);
     let pos = game.pos;
     let choice = state
         .slots

@@ -718,7 +718,7 @@ async fn rules_and_texts_come_in_every_language() {
             .unwrap()
             .starts_with(lang_code.game_name()));
         let t = get(&app, &format!("/api/texts?lang={lang}")).await.json();
-        assert_eq!(t["languages"].as_array().unwrap().len(), 6);
+        assert_eq!(t["languages"].as_array().unwrap().len(), 7);
         // The page's own texts and the shared ones, nothing of the terminal's.
         let texts = t["texts"].as_object().unwrap();
         for key in rastros_server::texts::SHARED {

@@ -524,6 +524,24 @@ def main():
         driver.forward()
         wait.until(lambda d: played() == 4 and calm(d))
         check("Forward steps through the game again", moves_now() == game_line, str(moves_now()))
+        # Back then Forward at once, under latency: the page ends where the address is.
+        driver.execute_cdp_cmd(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": 150, "downloadThroughput": -1, "uploadThroughput": -1},
+        )
+        driver.back()
+        driver.forward()
+        time.sleep(0.2)
+        wait.until(calm)
+        driver.execute_cdp_cmd(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+        )
+        check(
+            "Back then Forward at once shows the game of the address",
+            moves_now() == game_line and f"moves={','.join(game_line)}&" in driver.current_url,
+            f"{moves_now()} {driver.current_url}",
+        )
         driver.find_element(By.CSS_SELECTOR, '#moves li[data-ply="1"] button').click()
         wait.until(lambda d: played() == 1 and calm(d))
         future_moves = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#moves li.future")]
@@ -831,6 +849,17 @@ def main():
             if "Content Security Policy" in entry["message"]
         ]
         check("the page breaks none of its own security policy", not refused, str(refused[:2]))
+    except TimeoutException:
+        # What the page showed when a wait ran out: its address, state and messages.
+        driver.save_screenshot(os.path.join(out_dir, "browser-timeout.png"))
+        shown = driver.execute_script(
+            "const g = document.getElementById('game');"
+            "return [location.hash, g.dataset.busy, g.dataset.mode, document.getElementById('status').textContent,"
+            " document.getElementById('note').textContent, document.querySelectorAll('#moves li').length]"
+        )
+        results["failed"] += 1
+        print(f"FAILED: a wait ran out; the page showed {shown}")
+        raise AssertionError("timeout")
     finally:
         driver.quit()
         if server is not None:

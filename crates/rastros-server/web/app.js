@@ -81,13 +81,13 @@ function hashOf(g) {
   return `#${params.toString().replaceAll("%2C", ",")}`;
 }
 
-/** The address this page wrote last: a `hashchange` to it is the page's own. */
-let written = "";
-
-/** Writes the game to the address: a new history entry when `push` (a move), else in place. */
+/**
+ * Writes the game to the address: a new history entry when `push` (a move), else in place.
+ * (pushState and replaceState fire no `hashchange`: that event is Back, Forward or an
+ * address typed or opened.)
+ */
 function writeHash(push) {
   const hash = hashOf(game);
-  written = hash;
   if (location.hash === hash) return;
   if (push) history.pushState(null, "", hash);
   else history.replaceState(null, "", hash);
@@ -824,11 +824,8 @@ async function main() {
     if (button) stepPv(Number(button.dataset.index));
   });
   $("end-new").addEventListener("click", () => newGame(game.board, game.position ? "" : game.start));
-  $("end-review").addEventListener("click", () => {
-    const all = line();
-    game = { ...game, analysis: true };
-    goTo({ ...game, moves: [] }, all);
-  });
+  // Review: the game from its start in analysis, its moves kept to step through.
+  $("end-review").addEventListener("click", () => goTo({ ...game, analysis: true, moves: [] }, line()));
   $("copy-link").addEventListener("click", () => share(location.href));
   $("copy-position").addEventListener("click", () => view.state && share(view.state.position));
   $("paste").addEventListener("submit", (e) => {
@@ -852,7 +849,6 @@ async function main() {
   // Back and Forward, or an address typed or pasted: show that game, and let the computer
   // wait (it moves again after the person's move, or with "Computer plays from here").
   window.addEventListener("hashchange", () => {
-    if (location.hash === written) return;
     setBusy(false);
     generation++;
     const old = game;
