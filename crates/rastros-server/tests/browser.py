@@ -828,6 +828,27 @@ def main():
         )
         check("phone: the rules open at their top", top[0] == 0 and top[1] >= 0, str(top))
         driver.save_screenshot(os.path.join(out_dir, "browser-phone-rules.png"))
+        # The analysis board on the phone: the best line, the legend open, the end of a game;
+        # nothing scrolls sideways and the move buttons are tappable.
+        driver.get(url + "#board=7x7&moves=c3,b3&level=perfect&side=1&analysis=1")
+        driver.refresh()
+        wait.until(lambda d: d.find_element(By.ID, "pv").get_attribute("data-moves") and calm(d))
+        driver.execute_script("document.getElementById('legend').open = true")
+        width = driver.execute_script("return document.documentElement.clientWidth")
+        scroll = driver.execute_script("return document.documentElement.scrollWidth")
+        check("phone analysis: nothing scrolls sideways", scroll <= width, f"{scroll} > {width}")
+        tap = driver.execute_script(
+            "return Math.min(...[...document.querySelectorAll('#pv-moves button, #moves button')]"
+            ".map(b => b.getBoundingClientRect().height))"
+        )
+        check("phone analysis: the moves are at least 44 px tall", tap >= 44, str(tap))
+        driver.execute_script("document.getElementById('pv').scrollIntoView()")
+        driver.save_screenshot(os.path.join(out_dir, "browser-phone-analysis.png"))
+        driver.get(url + "#board=5x5&moves=b2,a1&side=1")
+        driver.refresh()
+        wait.until(calm)
+        driver.execute_script("document.getElementById('end').scrollIntoView({block: 'center'})")
+        driver.save_screenshot(os.path.join(out_dir, "browser-phone-end.png"))
         # 32x2 on the phone: the board scrolls sideways in its box, not the page, the cells
         # stay tappable, and the snail far right is in view.
         driver.get(url + "#board=32x2&start=ae1&level=easy&side=1")
