@@ -427,6 +427,13 @@ def main():
         driver.refresh()
         wait.until(settled)
 
+        def no_sideways_scroll(name):
+            """Checks that the page is no wider than the window."""
+            width = driver.execute_script("return document.documentElement.clientWidth")
+            scroll = driver.execute_script("return document.documentElement.scrollWidth")
+            check(name, scroll <= width, f"{scroll} > {width}")
+            return width
+
         # ---- Sturdy play (issue 50). `calm`: nothing pending and a board drawn.
         def calm(_):
             return game().get_attribute("data-busy") == "false" and driver.find_elements(By.CSS_SELECTOR, "[data-cell]")
@@ -834,13 +841,10 @@ def main():
         driver.save_screenshot(os.path.join(out_dir, "browser-phone-rules.png"))
         # The analysis board on the phone: the best line, the legend open, the end of a game;
         # nothing scrolls sideways and the move buttons are tappable.
-        driver.get(url + "#board=7x7&moves=c3,b3&level=perfect&side=1&analysis=1")
-        driver.refresh()
+        fresh("#board=7x7&moves=c3,b3&level=perfect&side=1&analysis=1")
         wait.until(lambda d: d.find_element(By.ID, "pv").get_attribute("data-moves") and calm(d))
         driver.execute_script("document.getElementById('legend').open = true")
-        width = driver.execute_script("return document.documentElement.clientWidth")
-        scroll = driver.execute_script("return document.documentElement.scrollWidth")
-        check("phone analysis: nothing scrolls sideways", scroll <= width, f"{scroll} > {width}")
+        no_sideways_scroll("phone analysis: nothing scrolls sideways")
         tap = driver.execute_script(
             "return Math.min(...[...document.querySelectorAll('#pv-moves button, #moves button')]"
             ".map(b => b.getBoundingClientRect().height))"
@@ -848,9 +852,7 @@ def main():
         check("phone analysis: the moves are at least 44 px tall", tap >= 44, str(tap))
         driver.execute_script("document.getElementById('pv').scrollIntoView()")
         driver.save_screenshot(os.path.join(out_dir, "browser-phone-analysis.png"))
-        driver.get(url + "#board=5x5&moves=b2,a1&side=1")
-        driver.refresh()
-        wait.until(calm)
+        fresh("#board=5x5&moves=b2,a1&side=1")
         driver.execute_script("document.getElementById('end').scrollIntoView({block: 'center'})")
         driver.save_screenshot(os.path.join(out_dir, "browser-phone-end.png"))
         # 32x2 on the phone: the board scrolls sideways in its box, not the page, the cells
@@ -858,9 +860,7 @@ def main():
         driver.get(url + "#board=32x2&start=ae1&level=easy&side=1")
         driver.refresh()
         wait.until(settled)
-        width = driver.execute_script("return document.documentElement.clientWidth")
-        scroll = driver.execute_script("return document.documentElement.scrollWidth")
-        check("phone 32x2: the page does not scroll sideways", scroll <= width, f"{scroll} > {width}")
+        width = no_sideways_scroll("phone 32x2: the page does not scroll sideways")
         box = driver.execute_script(
             "const r = document.querySelector('.cell.snail').getBoundingClientRect();"
             "return [r.left, r.right, r.width]"
