@@ -23,6 +23,17 @@ Starts `rastros serve --listen 127.0.0.1:0`, loads the page and:
   board;
 - names the files of a 32x2 board a to z, then aa to af, and plays on them; on a phone
   the wide board scrolls in its own box with the snail in view;
+- sturdy play (issue 50): a double click under 150 ms of emulated latency sends one move
+  and marks the cell at once, a failed move keeps the position, an address with an
+  illegal or unknown move loads its legal part, Back / Forward (also both at once), the
+  move list's jump, Undo and Redo, a refused 9x9 keeps the game, level and side changes,
+  an arrow off the board;
+- the analysis board: the best line (#pv, data-moves) and stepping along it, the legend,
+  the goal tooltip, copy link / position and paste, flip, two players, "Computer plays
+  from here", the end of a game and Review; the 8x8 e5 preset and "Not certain" on an
+  inexact hint in seven languages; Portuguese texts and rules, and Portuguese for
+  browsers set to pt, pt-PT and pt-BR;
+- measures the first load (under 200 KB) and times 74 answers on 7x7 (`measure:` lines);
 - takes screenshots (desktop and a phone-sized window) into OUT_DIR, and checks the phone's
   tap targets and that the rules open at their top.
 
