@@ -328,6 +328,11 @@ fn every_language_speaks_its_own_words() {
             "Γεια σας και ευχαριστούμε που παίξατε!",
         ),
         (
+            "pt",
+            "Ganhaste! Bem jogado.",
+            "Até à próxima, e obrigado por jogares!",
+        ),
+        (
             "EN",
             "You win! Well played.",
             "Goodbye, and thanks for playing!",
@@ -356,6 +361,7 @@ fn rules_in_every_language() {
         ("fr", "Piste de bave"),
         ("es", "Rastro de baba"),
         ("el", "Ίχνος βλέννας"),
+        ("pt", "Rastros"),
     ];
     for (code, name) in names {
         let (out, err, code_) = rastros(&["rules", "--lang", code], "");
@@ -390,7 +396,7 @@ fn wrong_language_codes_and_bad_arguments_are_refused() {
             err,
             format!(
                 "rastros: error: unknown language code '{bad}' (expected one of: en, it, de, \
-                 fr, es, el)\n"
+                 fr, es, el, pt)\n"
             )
         );
     }
@@ -449,7 +455,7 @@ fn the_welcome_names_the_board_without_an_article_to_agree() {
 fn every_line_fits_in_80_columns_in_every_language() {
     let script = "help\nhint\nxyzzy and a rather long line that is neither a move nor a command\n\
                   a5\nc2\nd5\n\nresign\nc2\nquit\n";
-    for lang in ["en", "it", "de", "fr", "es", "el"] {
+    for lang in ["en", "it", "de", "fr", "es", "el", "pt"] {
         let out = play(&["--board", "5x5", "--lang", lang], script);
         assert!(out.contains("xyzzy"), "{lang}: {out}");
         for line in out.lines() {
@@ -482,7 +488,7 @@ fn commands_and_cells_are_read_in_any_letter_case_as_the_help_says() {
         out.ends_with("Your move: QUIT\nGoodbye, and thanks for playing!\n"),
         "{out}"
     );
-    for lang in ["it", "de", "fr", "es", "el"] {
+    for lang in ["it", "de", "fr", "es", "el", "pt"] {
         let out = play(&["--board", "3x3", "--lang", lang], "HELP\n");
         let first = out
             .lines()
@@ -496,6 +502,7 @@ fn commands_and_cells_are_read_in_any_letter_case_as_the_help_says() {
             "exactement",
             "exactamente",
             "ακριβώς",
+            "exatamente",
         ] {
             assert!(!first.contains(exactly), "{lang}: {first}");
         }

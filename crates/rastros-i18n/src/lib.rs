@@ -1,8 +1,9 @@
-//! The texts of Rastros (Slime Trail) in six languages: English, Italian, German, French,
-//! Spanish and Greek, for the terminal game, `rastros rules` and the web page alike.
+//! The texts of Rastros (Slime Trail) in seven languages: English, Italian, German, French,
+//! Spanish, Greek and European Portuguese, for the terminal game, `rastros rules` and the web
+//! page alike.
 //!
 //! Every text lives in one data file per language, `lang/<code>.toml` in this crate (`en`,
-//! `it`, `de`, `fr`, `es`, `el`), embedded in the binary. A translator edits one file and
+//! `it`, `de`, `fr`, `es`, `el`, `pt`), embedded in the binary. A translator edits one file and
 //! touches no Rust. Each file is a TOML table of strings:
 //!
 //! ```toml
@@ -22,7 +23,7 @@
 //!
 //! ## Adding a message
 //!
-//! 1. Add `my-key = "..."` to every file in `lang/` (the tests fail until all six have it,
+//! 1. Add `my-key = "..."` to every file in `lang/` (the tests fail until all seven have it,
 //!    with the same placeholders as `en.toml`).
 //! 2. Render it: `text(lang, "my-key", &[("name", &value)])`.
 //!
@@ -61,23 +62,34 @@ pub enum Lang {
     Es,
     /// Greek (`el`).
     El,
+    /// European Portuguese (`pt`).
+    Pt,
 }
 
 /// The data files, in the order of [`Lang::ALL`].
-const SOURCES: [&str; 6] = [
+const SOURCES: [&str; 7] = [
     include_str!("../lang/en.toml"),
     include_str!("../lang/it.toml"),
     include_str!("../lang/de.toml"),
     include_str!("../lang/fr.toml"),
     include_str!("../lang/es.toml"),
     include_str!("../lang/el.toml"),
+    include_str!("../lang/pt.toml"),
 ];
 
 impl Lang {
     /// Every language, English (the reference for keys and placeholders) first.
-    pub const ALL: [Lang; 6] = [Lang::En, Lang::It, Lang::De, Lang::Fr, Lang::Es, Lang::El];
+    pub const ALL: [Lang; 7] = [
+        Lang::En,
+        Lang::It,
+        Lang::De,
+        Lang::Fr,
+        Lang::Es,
+        Lang::El,
+        Lang::Pt,
+    ];
 
-    /// The ISO 639-1 code: `"en"`, `"it"`, `"de"`, `"fr"`, `"es"` or `"el"`.
+    /// The ISO 639-1 code: `"en"`, `"it"`, `"de"`, `"fr"`, `"es"`, `"el"` or `"pt"`.
     pub const fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
@@ -86,6 +98,7 @@ impl Lang {
             Lang::Fr => "fr",
             Lang::Es => "es",
             Lang::El => "el",
+            Lang::Pt => "pt",
         }
     }
 
@@ -128,7 +141,7 @@ impl fmt::Display for UnknownLang {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown language code '{}' (expected one of: en, it, de, fr, es, el)",
+            "unknown language code '{}' (expected one of: en, it, de, fr, es, el, pt)",
             self.0
         )
     }
@@ -183,7 +196,7 @@ pub fn text(lang: Lang, key: &str, args: &[(&str, &dyn fmt::Display)]) -> String
 }
 
 /// The counted noun `key` for `n` in `lang`: the message `<key>-one` when `n` is 1 and
-/// `<key>-other` otherwise, with `n` as `{n}`. (Each of the six languages has these two
+/// `<key>-other` otherwise, with `n` as `{n}`. (Each of the seven languages has these two
 /// forms; a language with more plural forms would add its rule here.)
 pub fn count(lang: Lang, key: &str, n: u64) -> String {
     let form = if n == 1 { "one" } else { "other" };

@@ -1,5 +1,5 @@
 //! The data files: every language has exactly English's messages with the same
-//! placeholders, every message renders in every language, and the rules exist in all six.
+//! placeholders, every message renders in every language, and the rules exist in all seven.
 
 use std::collections::BTreeSet;
 
@@ -87,7 +87,7 @@ fn counted_nouns_have_both_forms() {
 }
 
 #[test]
-fn the_rules_exist_in_all_six_languages() {
+fn the_rules_exist_in_all_seven_languages() {
     let names = [
         (Lang::En, "Rastros (Slime Trail)"),
         (Lang::It, "Scia di bava"),
@@ -95,6 +95,7 @@ fn the_rules_exist_in_all_six_languages() {
         (Lang::Fr, "Piste de bave"),
         (Lang::Es, "Rastro de baba"),
         (Lang::El, "Ίχνος βλέννας"),
+        (Lang::Pt, "Rastros"),
     ];
     let mut seen = BTreeSet::new();
     for (lang, name) in names {
@@ -130,7 +131,7 @@ fn the_rules_exist_in_all_six_languages() {
 #[test]
 fn languages_parse_from_their_codes_and_print_them() {
     let codes: Vec<&str> = Lang::ALL.iter().map(|l| l.code()).collect();
-    assert_eq!(codes, ["en", "it", "de", "fr", "es", "el"]);
+    assert_eq!(codes, ["en", "it", "de", "fr", "es", "el", "pt"]);
     for lang in Lang::ALL {
         assert_eq!(lang.to_string(), lang.code());
         assert_eq!(lang.code().parse::<Lang>(), Ok(lang));
@@ -143,13 +144,13 @@ fn languages_parse_from_their_codes_and_print_them() {
         assert_eq!(err, UnknownLang(bad.to_string()));
         assert_eq!(
             err.to_string(),
-            format!("unknown language code '{bad}' (expected one of: en, it, de, fr, es, el)")
+            format!("unknown language code '{bad}' (expected one of: en, it, de, fr, es, el, pt)")
         );
     }
     let err: Box<dyn std::error::Error> = Box::new(UnknownLang("xx".into()));
     assert_eq!(
         err.to_string(),
-        "unknown language code 'xx' (expected one of: en, it, de, fr, es, el)"
+        "unknown language code 'xx' (expected one of: en, it, de, fr, es, el, pt)"
     );
 }
 

@@ -28,9 +28,24 @@ pub struct GameRequest {
     pub board: Option<String>,
     /// Start cell of the snail.
     pub start: Option<String>,
+    /// A position in the one-line text form to start from instead of `start` (with its
+    /// slime and side to move), e.g. `"5x5 ...../...../..x../.o.../..... 2"`.
+    pub position: Option<String>,
     /// Moves played from the start, as cell names.
     #[serde(default)]
     pub moves: Vec<String>,
+}
+
+impl GameRequest {
+    /// The game of the request, checked ([`Game::parse_from`]).
+    pub fn game(&self) -> Result<Game, ApiError> {
+        Game::parse_from(
+            self.board.as_deref(),
+            self.start.as_deref(),
+            self.position.as_deref(),
+            &self.moves,
+        )
+    }
 }
 
 /// A game and the computer's level: `/api/move`.
@@ -41,6 +56,9 @@ pub struct MoveRequest {
     pub board: Option<String>,
     /// Start cell of the snail.
     pub start: Option<String>,
+    /// A position in the one-line text form to start from instead of `start` (with its
+    /// slime and side to move), e.g. `"5x5 ...../...../..x../.o.../..... 2"`.
+    pub position: Option<String>,
     /// Moves played from the start, as cell names.
     #[serde(default)]
     pub moves: Vec<String>,
@@ -68,19 +86,48 @@ impl Game {
         start: Option<&str>,
         moves: &[String],
     ) -> Result<Game, ApiError> {
+        Game::parse_from(board, start, None, moves)
+    }
+
+    /// [`Game::parse`] with an optional start `position` in the one-line text form: the
+    /// game then goes on from it (its board must be `board` when both are given, and
+    /// `start` must be absent).
+    pub fn parse_from(
+        board: Option<&str>,
+        start: Option<&str>,
+        position: Option<&str>,
+        moves: &[String],
+    ) -> Result<Game, ApiError> {
         let bad = ApiError::BadRequest;
+        let named = board.is_some();
         let board: &'static Board = match board {
             None => Board::standard(),
             Some(text) => parse_board(text).map_err(|e| bad(format!("board: {e}")))?,
         };
-        let start = match start {
-            None => Position::centre(board).map_err(|e| bad(format!("start: {e}")))?,
-            Some(text) => {
+        let start = match (start, position) {
+            (Some(_), Some(_)) => {
+                return Err(bad(
+                    "start: give a start cell or a position, not both".into()
+                ))
+            }
+            (_, Some(text)) => {
+                let pos: Position = text.parse().map_err(|e| bad(format!("position: {e}")))?;
+                if named && pos.board() != board {
+                    return Err(bad(format!(
+                        "position: its board is {}, not {board}",
+                        pos.board()
+                    )));
+                }
+                pos
+            }
+            (None, None) => Position::centre(board).map_err(|e| bad(format!("start: {e}")))?,
+            (Some(text), None) => {
                 let cell: Cell = text.parse().map_err(|e| bad(format!("start: {e}")))?;
                 Position::start(board, cell).map_err(|e| bad(format!("start: {e}")))?
             }
         };
-        let most = board.size() as usize - 1;
+        let board = start.board();
+        let most = start.free().len() as usize;
         if moves.len() > most {
             return Err(bad(format!(
                 "too many moves: {} (a {board} game has at most {most})",
@@ -206,6 +253,13 @@ pub struct AnalyzeResponse {
     pub best_moves: Vec<String>,
     /// Every legal move judged.
     pub moves: Vec<MoveJson>,
+    /// The principal variation: the lowest optimal move, then the principal variation of
+    /// the position it reaches, to the end of the game (`dte` moves when complete); empty
+    /// for a finished game or an answer that is not exact.
+    pub pv: Vec<String>,
+    /// Whether `pv` reaches the end of the game: `false` when the time budget ran out on
+    /// the way (the line then stops at the last position answered exactly).
+    pub pv_complete: bool,
 }
 
 /// The answer of `/api/move`.
@@ -271,7 +325,7 @@ pub async fn position(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<PositionState>, ApiError> {
     let req: GameRequest = parse_json(body, state.body_limit)?;
-    let game = Game::parse(req.board.as_deref(), req.start.as_deref(), &req.moves)?;
+    let game = req.game()?;
     Ok(Json(game.state()))
 }
 
@@ -282,21 +336,30 @@ pub async fn analyze(
 ) -> Result<Json<AnalyzeResponse>, ApiError> {
     let deadline = Instant::now() + state.move_time;
     let req: GameRequest = parse_json(body, state.body_limit)?;
-    let game = Game::parse(req.board.as_deref(), req.start.as_deref(), &req.moves)?;
+    let game = req.game()?;
     let pos = game.pos;
-    let a: PositionAnalysis = match terminal_score(&pos) {
+    let (a, (pv, pv_complete)): (PositionAnalysis, (Vec<u8>, bool)) = match terminal_score(&pos) {
         // A finished game: the side to move has won or lost, and there is no move.
-        Some(score) => PositionAnalysis {
-            value: Some(score.value),
-            dte: Some(0),
-            exact: true,
-            best_moves: Vec::new(),
-            moves: Vec::new(),
-        },
+        Some(score) => (
+            PositionAnalysis {
+                value: Some(score.value),
+                dte: Some(0),
+                exact: true,
+                best_moves: Vec::new(),
+                moves: Vec::new(),
+            },
+            (Vec::new(), true),
+        ),
         None => state
             .slots
             .run(pos.board(), move |engine| {
-                engine.analyze(&pos, Some(deadline))
+                let a = engine.analyze(&pos, Some(deadline))?;
+                let line = if a.exact {
+                    engine.principal_variation(&pos, Some(deadline))?
+                } else {
+                    (Vec::new(), false)
+                };
+                Ok((a, line))
             })
             .await?
             .map_err(engine_error)?,
@@ -318,6 +381,8 @@ pub async fn analyze(
                 dte: m.dte,
             })
             .collect(),
+        pv: game.names(pv),
+        pv_complete,
     }))
 }
 
@@ -327,18 +392,31 @@ pub async fn play(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<MoveResponse>, ApiError> {
     let deadline = Instant::now() + state.move_time;
-    let req: MoveRequest = parse_json(body, state.body_limit)?;
-    let level: Level = match req.level.as_deref() {
+    let MoveRequest {
+        board,
+        start,
+        position,
+        moves,
+        level,
+        seed,
+    } = parse_json(body, state.body_limit)?;
+    let level: Level = match level.as_deref() {
         None => Level::Perfect,
         Some(text) => text
             .parse()
             .map_err(|e| ApiError::BadRequest(format!("level: {e}")))?,
     };
-    let game = Game::parse(req.board.as_deref(), req.start.as_deref(), &req.moves)?;
+    let game = GameRequest {
+        board,
+        start,
+        position,
+        moves,
+    }
+    .game()?;
     if let outcome @ Outcome::Won { .. } = game.pos.outcome() {
         return Err(ApiError::BadRequest(format!("the game is over: {outcome}")));
     }
-    let seed = req.seed.unwrap_or_else(clock_seed);
+    let seed = seed.unwrap_or_else(clock_seed);
     let pos = game.pos;
     let choice = state
         .slots

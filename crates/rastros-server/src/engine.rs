@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use rastros_core::{Board, Position};
 use rastros_solver::player::{self, Choice, EngineError, Level, PositionAnalysis};
+use rastros_solver::terminal_score;
 use rastros_solver::{Book, SolverConfig};
 
 /// The player of one slot, and how to make one for another board.
@@ -73,5 +74,30 @@ impl Engine {
         deadline: Option<Instant>,
     ) -> Result<Choice, EngineError> {
         self.player(pos.board())?.choose(pos, level, seed, deadline)
+    }
+
+    /// The principal variation from `pos`: the lowest optimal move, then the line from the
+    /// position it reaches, to the end of the game (the convention of `rastros solve`'s
+    /// `pv`). Each step asks [`player::Engine::verdict`], cached or solved; the line stops
+    /// early, with `false`, at the first position whose answer is not exact (the deadline
+    /// passed). A finished game has the empty line.
+    pub fn principal_variation(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+    ) -> Result<(Vec<u8>, bool), EngineError> {
+        let player = self.player(pos.board())?;
+        let mut line = Vec::new();
+        let mut pos = *pos;
+        while terminal_score(&pos).is_none() {
+            let verdict = player.verdict(&pos, deadline)?;
+            let Some(&next) = verdict.best_moves.first().filter(|_| verdict.exact) else {
+                return Ok((line, false));
+            };
+            // An optimal move of the engine is a legal move of `pos`.
+            pos.play_unchecked(next);
+            line.push(next);
+        }
+        Ok((line, true))
     }
 }

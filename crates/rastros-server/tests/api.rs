@@ -192,6 +192,133 @@ async fn analysis_equals_the_solver_on_random_positions() {
     assert_eq!(checked, 60);
 }
 
+/// The best line of `/api/analyze` checked against the solver: `dte` legal moves, the first
+/// the lowest optimal move, each one keeping the score (the mover's value, one ply less
+/// each time), ending the game with the winner the value names.
+#[tokio::test]
+async fn the_best_line_is_optimal_and_ends_the_game() {
+    let app = router(&config());
+    let mut checked = 0;
+    for (w, h, plies) in [(4, 4, 4), (5, 5, 6), (6, 5, 10)] {
+        let board = Board::new(w, h).unwrap();
+        let judge = solver(board);
+        for (start, moves, pos) in random_games(board, plies, 8, u64::from(w * 7 + h)) {
+            let body = json!({"board": board.to_string(), "start": start, "moves": moves});
+            let a = post_json(&app, "/api/analyze", &body).await.json();
+            let score = judge.score(&pos).unwrap();
+            let pv: Vec<&str> = a["pv"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            assert_eq!(a["pv_complete"], true, "{pos}");
+            assert_eq!(pv.len() as u32, score.dte, "{pos}: {pv:?}");
+            assert_eq!(a["best_moves"][0].as_str(), pv.first().copied(), "{pos}");
+            let mut walk = pos;
+            let mut expected = score;
+            for cell in &pv {
+                walk = walk.play(cell.parse::<Cell>().unwrap()).unwrap();
+                expected = Score {
+                    value: if expected.value == Value::Win {
+                        Value::Loss
+                    } else {
+                        Value::Win
+                    },
+                    dte: expected.dte - 1,
+                };
+                if !walk.is_over() {
+                    assert_eq!(
+                        judge.score(&walk).unwrap(),
+                        expected,
+                        "{pos}: {pv:?} at {cell}"
+                    );
+                }
+            }
+            assert!(walk.is_over(), "{pos}: {pv:?} does not end the game");
+            let mover = pos.side_to_move().number();
+            let winner = match walk.outcome() {
+                rastros_core::Outcome::Won { winner, .. } => winner.number(),
+                rastros_core::Outcome::InProgress => unreachable!(),
+            };
+            assert_eq!(winner == mover, score.value == Value::Win, "{pos}: {pv:?}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 24);
+    // A finished game has no line, and it is complete.
+    let done = post_json(
+        &app,
+        "/api/analyze",
+        &json!({"board": "5x5", "moves": ["b2", "a1"]}),
+    )
+    .await;
+    assert_eq!(done.json()["pv"], json!([]));
+    assert_eq!(done.json()["pv_complete"], true);
+}
+
+/// A game may start from a position in the one-line text form: the same position as the
+/// moves that led to it, the same analysis, and its moves checked from there.
+#[tokio::test]
+async fn a_game_goes_on_from_a_pasted_position() {
+    let app = router(&config());
+    let moves = json!({"board": "6x5", "start": "c3", "moves": ["b2", "b3", "c4"]});
+    let before = post_json(&app, "/api/position", &moves).await.json();
+    let text = before["position"].as_str().unwrap();
+    let pasted = post_json(
+        &app,
+        "/api/position",
+        &json!({"position": text, "moves": []}),
+    )
+    .await;
+    assert_eq!(pasted.status, StatusCode::OK);
+    let pasted = pasted.json();
+    for field in [
+        "board",
+        "position",
+        "side_to_move",
+        "snail",
+        "slime",
+        "legal_moves",
+    ] {
+        assert_eq!(pasted[field], before[field], "{field}");
+    }
+    assert_eq!(pasted["start"], "c4");
+    assert_eq!(pasted["played"], json!([]));
+    let a = post_json(&app, "/api/analyze", &moves).await.json();
+    let b = post_json(
+        &app,
+        "/api/analyze",
+        &json!({"board": "6x5", "position": text}),
+    )
+    .await;
+    assert_eq!(b.json()["moves"], a["moves"]);
+    let next = a["moves"][0]["move"].as_str().unwrap();
+    let on = post_json(
+        &app,
+        "/api/position",
+        &json!({"position": text, "moves": [next]}),
+    )
+    .await;
+    assert_eq!(on.json()["snail"], next);
+    for (body, error) in [
+        (json!({"position": text, "moves": ["c4"]}), "move 1 'c4'"),
+        (
+            json!({"board": "7x7", "position": text}),
+            "position: its board is 6x5, not 7x7",
+        ),
+        (
+            json!({"position": text, "start": "c3"}),
+            "start: give a start cell or a position",
+        ),
+        (json!({"position": "6x5 nonsense 1"}), "position: "),
+    ] {
+        let a = post_json(&app, "/api/position", &body).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(a.error().starts_with(error), "{body}: {}", a.error());
+    }
+}
+
 #[tokio::test]
 async fn perfect_replies_are_optimal_moves() {
     let app = router(&config());
@@ -536,6 +663,7 @@ async fn every_slot_busy_is_503_with_retry_after_and_the_budget_gives_an_inexact
     assert_eq!(a.status, StatusCode::OK);
     let a = a.json();
     assert_eq!(a["exact"], false);
+    assert_eq!(a["pv_complete"], false);
     assert_eq!(a["moves"].as_array().unwrap().len(), 8);
     assert!(!a["best_moves"].as_array().unwrap().is_empty());
     assert!(took < Duration::from_millis(1500 + 1000), "{took:?}");
@@ -559,7 +687,7 @@ async fn every_slot_busy_is_503_with_retry_after_and_the_budget_gives_an_inexact
 #[tokio::test]
 async fn rules_and_texts_come_in_every_language() {
     let app = router(&config());
-    for lang in ["en", "it", "de", "fr", "es", "el"] {
+    for lang in ["en", "it", "de", "fr", "es", "el", "pt"] {
         let a = get(&app, &format!("/api/rules?lang={lang}")).await;
         assert_eq!(a.status, StatusCode::OK);
         let a = a.json();
@@ -590,7 +718,7 @@ async fn rules_and_texts_come_in_every_language() {
             .unwrap()
             .starts_with(lang_code.game_name()));
         let t = get(&app, &format!("/api/texts?lang={lang}")).await.json();
-        assert_eq!(t["languages"].as_array().unwrap().len(), 6);
+        assert_eq!(t["languages"].as_array().unwrap().len(), 7);
         // The page's own texts and the shared ones, nothing of the terminal's.
         let texts = t["texts"].as_object().unwrap();
         for key in rastros_server::texts::SHARED {

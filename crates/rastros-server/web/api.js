@@ -37,13 +37,18 @@ async function get(path) {
   return answer;
 }
 
-/** The game as the API takes it. */
-const gameBody = (game) => ({ board: game.board, start: game.start || undefined, moves: game.moves });
+/** The game as the API takes it: from a start cell, or from a pasted position. */
+const gameBody = (game) => ({
+  board: game.board,
+  start: game.position ? undefined : game.start || undefined,
+  position: game.position || undefined,
+  moves: game.moves,
+});
 
 /** The position of a game: snail, slime, legal moves, side to move and outcome. */
 export const position = (game) => post("/api/position", gameBody(game));
 
-/** Every legal move judged: value and distance to the end. */
+/** Every legal move judged: value and distance to the end, and the best line (`pv`). */
 export const analyze = (game, onBusy) => post("/api/analyze", gameBody(game), onBusy);
 
 /** The computer's move at `level`. */

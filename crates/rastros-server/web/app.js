@@ -1,56 +1,96 @@
 // The page: the game lives in the address (#board=7x7&start=d4&moves=c3,b3&level=perfect&side=1),
 // the server answers every question about it, and this module only draws and listens.
+//
+// One question is in flight at a time: while the page waits (`data-busy`), clicks, keys and
+// the game's buttons are ignored, so a double click cannot send a move twice. Each move is a
+// history entry: Back and Forward step through the game, and the moves after the one shown
+// are kept for Redo and the move list.
 
 import * as api from "./api.js";
 import { boardSize, cellName, drawBoard, keyTarget } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const LEVELS = ["perfect", "strong", "easy"];
+const LANGUAGES = ["en", "it", "de", "fr", "es", "el", "pt"];
 
 let texts = {};
 let languages = [];
 let lang = "en";
 
-/** The text `key` with `{name}` placeholders filled from `args`. */
+/** The text `key` with `{name}` placeholders filled from `args` (a kept message is translated). */
 function t(key, args = {}) {
   const text = texts[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => String(args[name] ?? `{${name}}`));
+  return text.replace(/\{(\w+)\}/g, (_, name) => {
+    const value = args[name];
+    if (value && typeof value === "object") return say(value);
+    return String(value ?? `{${name}}`);
+  });
 }
 
 /**
  * A message kept on screen: its key and arguments, not the finished text, so that a change
- * of language translates it again.
+ * of language translates it again. A list of messages is shown one after the other.
  */
 const msg = (key, args = {}) => ({ key, args });
 
-/** The text of a kept message, "" for none. */
-const say = (m) => (m ? t(m.key, m.args) : "");
+/** The text of a kept message (or list of them), "" for none. */
+const say = (m) => (!m ? "" : Array.isArray(m) ? m.map(say).join(" ") : t(m.key, m.args));
 
-/** The game: setup and moves; written to and read from the address. */
-const game = { board: "7x7", start: "", moves: [], level: "perfect", side: 1, analysis: false };
+/**
+ * The game: setup and moves, written to and read from the address. `side` is the person's
+ * player (1 or 2) against the computer, or 0 for two players on one device; `position` a
+ * pasted start position (one-line text form), else "".
+ */
+let game = {
+  board: "7x7", start: "", position: "", moves: [], level: "perfect", side: 1, analysis: false,
+  flip: false,
+};
+
+/** The moves after the ones shown (undone, or stepped back over): Redo and Forward replay them. */
+let future = [];
 
 function readHash() {
   const params = new URLSearchParams(location.hash.slice(1));
-  game.board = params.get("board") || "7x7";
-  game.start = params.get("start") || "";
-  game.moves = (params.get("moves") || "").split(",").filter(Boolean);
-  game.level = LEVELS.includes(params.get("level")) ? params.get("level") : "perfect";
+  const position = (params.get("position") || "").trim();
+  const board = params.get("board") || (position ? position.split(/\s+/)[0] : "") || "7x7";
   const side = params.get("side");
-  game.side = side === "2" ? 2 : side === "random" ? randomSide() : 1;
-  game.analysis = params.get("analysis") === "1";
-  if (!game.start) game.start = defaultStart(game.board);
+  const level = params.get("level");
+  game = {
+    board,
+    start: position ? "" : params.get("start") || defaultStart(board),
+    position,
+    moves: (params.get("moves") || "").split(",").filter(Boolean),
+    level: LEVELS.includes(level) ? level : "perfect",
+    side: side === "both" ? 0 : side === "2" ? 2 : side === "random" ? randomSide() : 1,
+    analysis: params.get("analysis") === "1",
+    flip: params.get("flip") === "1",
+  };
 }
 
-function writeHash() {
+/** The address of `g`. */
+function hashOf(g) {
   const params = new URLSearchParams();
-  params.set("board", game.board);
-  if (game.start) params.set("start", game.start);
-  if (game.moves.length) params.set("moves", game.moves.join(","));
-  params.set("level", game.level);
-  params.set("side", String(game.side));
-  if (game.analysis) params.set("analysis", "1");
-  const hash = `#${params.toString().replaceAll("%2C", ",")}`;
-  if (location.hash !== hash) history.replaceState(null, "", hash);
+  params.set("board", g.board);
+  if (g.position) params.set("position", g.position);
+  else if (g.start) params.set("start", g.start);
+  if (g.moves.length) params.set("moves", g.moves.join(","));
+  params.set("level", g.level);
+  params.set("side", g.side === 0 ? "both" : String(g.side));
+  if (g.analysis) params.set("analysis", "1");
+  if (g.flip) params.set("flip", "1");
+  return `#${params.toString().replaceAll("%2C", ",")}`;
+}
+
+/**
+ * Writes the game to the address: a new history entry when `push` (a move), else in place.
+ * (pushState and replaceState fire no `hashchange`: that event is Back, Forward or an
+ * address typed or opened.)
+ */
+function writeHash(push) {
+  const hash = hashOf(game);
+  if (location.hash === hash) return;
+  if (push) history.pushState(null, "", hash);
+  else history.replaceState(null, "", hash);
 }
 
 const randomSide = () => (Math.random() < 0.5 ? 1 : 2);
@@ -77,56 +117,104 @@ function defaultStart(board) {
 }
 
 // What is drawn now, and a counter that makes late answers to old questions harmless.
-// `note` and `summary` are kept messages (`msg`), or null.
-let view = { state: null, marks: {}, best: [], hint: null, note: null, summary: null };
+// `note` and `summary` are kept messages (`msg`), or null; `pending` the cell just clicked;
+// `computer` the computer's last move ({cell, exact, fresh}) while it is the last move.
+const emptyView = (state) => ({
+  state, marks: {}, best: [], pv: null, hint: null, note: null, summary: null, pending: null,
+  computer: null,
+});
+let view = emptyView(null);
 let generation = 0;
 
-function setBusy(busy) {
-  $("game").dataset.busy = busy ? "true" : "false";
+const busy = () => $("game").dataset.busy === "true";
+function setBusy(on) {
+  $("game").dataset.busy = on ? "true" : "false";
 }
 
-/** The server's error as a message of the page: its message names the field at fault. */
-function errorMessage(error) {
+/** Who moves by hand: "computer" (one side each), "two" (both sides) or "analysis". */
+const mode = () => (game.analysis ? "analysis" : game.side === 0 ? "two" : "computer");
+
+/** Whether the side to move of `state` is the computer's (against the computer only). */
+const computerToMove = (state) =>
+  mode() === "computer" && !state.outcome && state.side_to_move !== game.side;
+
+/** The server's error about game `g` as a message of the page: its message names the field. */
+function errorMessage(error, g = game) {
   const message = String(error.message || "");
   if (error.status === 503) return msg("page-error-busy");
   if (error.status === 408) return msg("page-error-timeout");
   if (error.status === 400) {
-    if (message.startsWith("board:")) return msg("page-bad-board", { board: game.board });
+    if (message.startsWith("board:")) return msg("page-bad-board", { board: g.board });
     if (message.startsWith("start:")) {
-      return msg("page-bad-start", { cell: game.start, example: middleCell(game.board) || "d4" });
+      return msg("page-bad-start", { cell: g.start, example: middleCell(g.board) || "d4" });
     }
-    const move = message.match(/^move (\d+) '([^']*)'/);
-    if (move) return msg("page-bad-move", { n: move[1], cell: move[2] });
+    if (message.startsWith("position:")) return msg("page-paste-bad", { text: g.position });
+    const move = moveError(error);
+    if (move) return msg("page-bad-move", move);
   }
   return msg("page-error", { message });
 }
 
+/** The move a 400 answer refuses: its number (from 1) and its text, or null. */
+function moveError(error) {
+  const move = error.status === 400 && String(error.message).match(/^move (\d+) '([^']*)'/);
+  return move ? { n: Number(move[1]), cell: move[2] } : null;
+}
+
 function showError(error) {
+  setBusy(false);
+  view.pending = null;
   view.note = errorMessage(error);
   render();
 }
 
-/** Asks the server about the game, draws it, and lets the computer move when it is its turn. */
-async function update() {
-  const mine = ++generation;
-  writeHash();
-  view = { state: view.state, marks: {}, best: [], hint: null, note: null, summary: null };
-  let state;
-  try {
-    state = await api.position(game);
-  } catch (error) {
-    if (mine === generation) {
-      // No game to show: the board of the game before must not stay playable.
-      view.state = null;
-      setBusy(false);
-      showError(error);
+/**
+ * The position of `g`, or of its longest legal prefix when a move is refused: returns the
+ * game shown, its state and the first move dropped ({n, cell}) or null. Other errors throw.
+ */
+async function longestLegal(g) {
+  let dropped = null;
+  for (;;) {
+    try {
+      return { game: g, state: await api.position(g), dropped };
+    } catch (error) {
+      const move = moveError(error);
+      if (!move || move.n > g.moves.length) throw error;
+      dropped = move;
+      g = { ...g, moves: g.moves.slice(0, move.n - 1) };
     }
+  }
+}
+
+/**
+ * Shows `g` (its position `state`), written to the address (a history entry when `push`),
+ * then asks what follows: the analysis, or the computer's move when `autoplay` and it is the
+ * computer's turn. `note` is a kept message to show with it.
+ */
+function commit(g, state, { push = false, autoplay = false, note = null } = {}) {
+  game = g;
+  view = emptyView(state);
+  view.note = note;
+  writeHash(push);
+  fillSetup();
+  return follow(autoplay);
+}
+
+/** After a position is shown: the analysis, or the computer's move, or nothing. */
+async function follow(autoplay) {
+  const mine = ++generation;
+  const state = view.state;
+  view.marks = {};
+  view.best = [];
+  view.pv = null;
+  view.summary = null;
+  if (!state || state.outcome || !(game.analysis || (autoplay && computerToMove(state)))) {
+    setBusy(false);
+    render();
     return;
   }
-  if (mine !== generation) return;
-  view.state = state;
+  setBusy(true);
   render();
-  if (state.outcome) return;
   const onBusy = () => {
     if (mine === generation) {
       view.note = msg("page-busy");
@@ -135,38 +223,63 @@ async function update() {
   };
   try {
     if (game.analysis) {
-      setBusy(true);
-      render();
       const a = await api.analyze(game, onBusy);
       if (mine !== generation) return;
       for (const m of a.moves) view.marks[m.move] = m;
       view.best = a.best_moves;
+      view.pv = { moves: a.pv || [], complete: a.pv_complete !== false };
       view.summary = a.exact
         ? msg(a.value === "win" ? "page-eval-win" : "page-eval-loss", { player: a.side_to_move, n: a.dte })
-        : null;
-      view.note = a.exact ? null : msg("page-not-exact");
-      setBusy(false);
-      render();
-    } else if (state.side_to_move !== game.side) {
-      setBusy(true);
-      render();
+        : [msg("page-not-certain"), msg("page-not-exact")];
+      if (view.note?.key === "page-busy") view.note = null;
+    } else {
       const answer = await api.move(game, game.level, onBusy);
       if (mine !== generation) return;
-      game.moves.push(answer.move);
-      setBusy(false);
-      await update();
-      if (!answer.exact && game.level !== "strong") {
-        view.note = msg("page-not-exact");
-        render();
-      }
+      future = future[0] === answer.move ? future.slice(1) : [];
+      game = { ...game, moves: [...game.moves, answer.move] };
+      const note = view.note?.key === "page-busy" ? null : view.note;
+      view = emptyView(answer);
+      view.computer = { cell: answer.move, exact: answer.exact, fresh: true };
+      view.note = !answer.exact && game.level !== "strong"
+        ? [msg("page-not-certain"), msg("page-not-exact")]
+        : note;
+      writeHash(true);
     }
   } catch (error) {
-    if (mine === generation) {
-      setBusy(false);
-      showError(error);
-    }
+    if (mine === generation) showError(error);
+    return;
   }
+  setBusy(false);
+  render();
 }
+
+/**
+ * Goes to the game `g` after asking the server about it; on a refusal the game on screen
+ * stays and `refused` (a kept message) says why, after the server's reason.
+ */
+async function goTo(g, rest, { push = true, autoplay = false, refused = null, note = null } = {}) {
+  if (busy()) return;
+  const mine = ++generation;
+  setBusy(true);
+  render();
+  let state;
+  try {
+    state = await api.position(g);
+  } catch (error) {
+    if (mine !== generation) return;
+    setBusy(false);
+    view.pending = null;
+    view.note = refused ? [errorMessage(error, g), refused] : errorMessage(error, g);
+    render();
+    return;
+  }
+  if (mine !== generation) return;
+  future = rest;
+  await commit(g, state, { push, autoplay, note });
+}
+
+/** The line of the game: the moves shown, then those stepped back over. */
+const line = () => [...game.moves, ...future];
 
 function statusText(state) {
   if (state.outcome) {
@@ -174,87 +287,171 @@ function statusText(state) {
     const how = reason === "goal"
       ? t("win-goal", { player: winner })
       : t("win-no-move", { winner, loser: 3 - winner });
-    if (game.analysis) return how;
+    if (mode() !== "computer") return how;
     return `${t(winner === game.side ? "page-you-win" : "page-you-lose")} ${how}`;
   }
-  if ($("game").dataset.busy === "true" && !game.analysis) return t("engine-thinking");
-  if (game.analysis) return t("to-move", { player: state.side_to_move });
-  return state.side_to_move === game.side
-    ? t("page-your-turn", { player: game.side })
-    : t("to-move", { player: state.side_to_move });
+  if (busy() && mode() === "computer" && computerToMove(state)) return t("engine-thinking");
+  const played = view.computer ? `${t("page-computer-played", { cell: view.computer.cell })} ` : "";
+  if (mode() !== "computer") return t("to-move", { player: state.side_to_move });
+  if (computerToMove(state)) return t("page-computer-waits", { player: state.side_to_move });
+  return played + t("page-your-turn", { player: game.side });
 }
 
-/** Whether the person may move now: their turn (any turn in analysis), nothing pending. */
+/** Whether the person may move now: their turn (any turn by hand), nothing pending. */
 function personToMove(state) {
-  if (!state || state.outcome || $("game").dataset.busy === "true") return false;
-  return game.analysis || state.side_to_move === game.side;
+  if (!state || state.outcome || busy()) return false;
+  return mode() !== "computer" || state.side_to_move === game.side;
 }
 
-/**
- * The cells the computer's last move went from and to, when the last move is the computer's
- * (none in analysis, where the person plays both sides).
- */
+/** The cells the computer's last move went from and to, while it is the last move. */
 function computerMove(state) {
+  if (!view.computer) return [];
   const n = state.played.length;
-  if (game.analysis || n === 0 || ((n - 1) % 2) + 1 === game.side) return [];
   return [n >= 2 ? state.played[n - 2] : state.start, state.played[n - 1]];
 }
 
-/** Whether a move of the person's own is among the moves played (what Undo takes back). */
-function personHasMoved(state) {
-  const played = state.played.length;
-  return game.analysis ? played > 0 : played >= game.side;
+/** The moves Undo takes back: one, or against the computer back to the person's own turn. */
+function undoCount() {
+  const n = game.moves.length;
+  if (n === 0) return 0;
+  if (mode() !== "computer") return 1;
+  // Back to the last position where the person is to move, before their own last move.
+  for (let k = 1; k <= n; k++) {
+    if (sideAfter(n - k) === game.side) return k;
+  }
+  return 0;
+}
+
+/** The moves Redo plays again: one, or against the computer up to the person's next turn. */
+function redoCount() {
+  if (!future.length) return 0;
+  if (mode() !== "computer") return 1;
+  const n = game.moves.length;
+  for (let k = 1; k <= future.length; k++) {
+    if (sideAfter(n + k) === game.side) return k;
+  }
+  return future.length;
 }
 
 function render() {
   const state = view.state;
-  const busy = $("game").dataset.busy === "true";
+  const on = busy();
+  const root = $("game");
+  root.dataset.mode = mode();
+  $("note").textContent = say(view.note);
+  $("flip").setAttribute("aria-pressed", String(game.flip));
+  for (const id of ["level", "side", "analysis", "new"]) $(id).disabled = on;
+  for (const b of document.querySelectorAll(".presets button, #paste-load")) b.disabled = on;
   if (!state) {
     $("status").textContent = "";
     $("summary").textContent = "";
-    $("note").textContent = say(view.note);
     $("board").replaceChildren();
     $("moves").replaceChildren();
-    $("undo").disabled = true;
-    $("hint").disabled = true;
+    $("end").hidden = true;
+    $("pv").hidden = true;
+    for (const id of ["undo", "redo", "hint", "computer-here", "copy-position", "to-start"]) $(id).disabled = true;
     return;
   }
   // A redrawn board keeps the keyboard on it: the same cell, or the snail where that cell
   // is gone (the move just played).
   const focused = document.activeElement?.closest?.("#board") ? document.activeElement.dataset.cell : null;
-  const root = $("game");
   root.dataset.toMove = String(state.side_to_move);
   root.dataset.outcome = state.outcome ? String(state.outcome.winner) : "";
   $("status").textContent = statusText(state);
   $("summary").textContent = say(view.summary);
-  $("note").textContent = say(view.note);
+  const last = computerMove(state);
   drawBoard($("board"), state, {
     marks: view.marks,
     best: game.analysis ? view.best : [],
-    hint: view.hint,
-    last: computerMove(state),
+    hint: view.hint?.cell,
+    hintCertain: view.hint?.exact !== false,
+    last,
     yours: personToMove(state),
+    pending: view.pending,
+    arrived: view.computer?.fresh ? view.computer.cell : null,
+    flipped: game.flip,
     t,
     onCell: play,
   });
+  if (view.computer) view.computer.fresh = false;
   keepSnailInView();
   if (focused) {
     const board = $("board");
     const same = board.querySelector(`[data-cell="${focused}"][tabindex="0"]`);
     (same || board.querySelector(".snail"))?.focus({ preventScroll: true });
   }
+  renderMoves();
+  renderPv();
+  renderEnd(state);
+  $("undo").disabled = on || undoCount() === 0;
+  $("redo").disabled = on || redoCount() === 0;
+  $("hint").disabled = on || !!state.outcome;
+  $("computer-here").disabled = on || !!state.outcome;
+  $("copy-position").disabled = false;
+  $("to-start").disabled = on || game.moves.length === 0;
+}
+
+/** The move list: the moves shown, then those after them (dimmed); each a button to jump. */
+function renderMoves() {
   const list = $("moves");
+  const all = line();
   list.replaceChildren(
-    ...state.played.map((cell, i) => {
+    ...all.map((cell, i) => {
       const item = document.createElement("li");
-      item.textContent = cell;
-      item.dataset.player = String((i % 2) + 1);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = cell;
+      button.disabled = busy();
+      item.append(button);
+      item.dataset.ply = String(i + 1);
+      item.dataset.player = String(sideAfter(i));
+      if (i >= game.moves.length) item.classList.add("future");
+      if (i === game.moves.length - 1) item.setAttribute("aria-current", "step");
       return item;
     }),
   );
-  list.scrollTop = list.scrollHeight;
-  $("undo").disabled = busy || !personHasMoved(state);
-  $("hint").disabled = busy || !!state.outcome;
+  const current = list.querySelector('[aria-current="step"]');
+  if (current) list.scrollTop = current.offsetTop - list.offsetTop - list.clientHeight / 2;
+}
+
+/** The side to move after `n` moves of the game: player 1 first, or the pasted position's. */
+function sideAfter(n) {
+  const first = game.position.trim().split(/\s+/)[2] === "2" ? 2 : 1;
+  return ((first - 1 + n) % 2) + 1;
+}
+
+/** The best line in analysis: `#pv` with `data-moves`, each move a button stepping to it. */
+function renderPv() {
+  const box = $("pv");
+  const pv = game.analysis && view.pv && view.pv.moves.length ? view.pv : null;
+  box.hidden = !pv;
+  box.dataset.moves = pv ? pv.moves.join(" ") : "";
+  if (!pv) {
+    $("pv-moves").replaceChildren();
+    return;
+  }
+  const n = pv.moves.length;
+  $("pv-length").textContent = t(pv.complete ? "page-pv-length" : "page-pv-partial", { n });
+  const mover = view.state.side_to_move;
+  $("pv-moves").replaceChildren(
+    ...pv.moves.map((cell, i) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = cell;
+      button.dataset.index = String(i);
+      button.disabled = busy();
+      item.dataset.player = String(((mover - 1 + i) % 2) + 1);
+      item.append(button);
+      return item;
+    }),
+  );
+}
+
+/** The end of a game: who won and why, with New game and Review. */
+function renderEnd(state) {
+  $("end").hidden = !state.outcome;
+  if (state.outcome) $("end-text").textContent = statusText(state);
 }
 
 /** A wide board scrolled sideways (on a phone): scrolls the snail into view when it is not. */
@@ -268,10 +465,14 @@ function keepSnailInView() {
   board.scrollLeft += cell.left - box.left - (box.width - cell.width) / 2;
 }
 
-/** The person moves the snail to `cell` (when it is their turn and the move is legal). */
-function play(cell) {
+/**
+ * The person moves the snail to `cell` (when it is their turn and the move is legal): the
+ * cell is marked at once, and input waits for the server's answer. A refused move leaves
+ * the position before it on screen, and says why.
+ */
+async function play(cell) {
   const state = view.state;
-  if (!state || state.outcome) return;
+  if (!state || state.outcome || busy()) return;
   if (!personToMove(state)) {
     view.note = msg("page-wait");
     render();
@@ -282,42 +483,75 @@ function play(cell) {
     render();
     return;
   }
-  game.moves.push(cell);
-  update();
+  view.pending = cell;
+  view.note = null;
+  const rest = future[0] === cell ? future.slice(1) : [];
+  await goTo({ ...game, moves: [...game.moves, cell] }, rest, {
+    autoplay: true,
+    refused: msg("page-move-refused", { cell }),
+  });
 }
 
 function undo() {
-  if (!view.state || !personHasMoved(view.state) || $("game").dataset.busy === "true") return;
-  game.moves.pop();
-  // Against the computer, go back to the person's own turn.
-  const sideToMove = (game.moves.length % 2) + 1;
-  if (!game.analysis && sideToMove !== game.side && game.moves.length) game.moves.pop();
-  setBusy(false);
-  update();
+  const k = undoCount();
+  if (busy() || k === 0) return;
+  const n = game.moves.length;
+  goTo({ ...game, moves: game.moves.slice(0, n - k) }, [...game.moves.slice(n - k), ...future]);
+}
+
+function redo() {
+  const k = redoCount();
+  if (busy() || k === 0) return;
+  goTo({ ...game, moves: [...game.moves, ...future.slice(0, k)] }, future.slice(k));
+}
+
+/** Jumps to ply `n` of the line (0: the start). */
+function jump(n) {
+  if (busy()) return;
+  const all = line();
+  goTo({ ...game, moves: all.slice(0, n) }, all.slice(n));
+}
+
+/** Steps along the best line to its move `i` (from 0); the rest of the line stays for Redo. */
+function stepPv(i) {
+  if (busy() || !view.pv) return;
+  const moves = view.pv.moves;
+  goTo({ ...game, moves: [...game.moves, ...moves.slice(0, i + 1)] }, moves.slice(i + 1));
 }
 
 async function hint() {
-  if ($("game").dataset.busy === "true" || !view.state || view.state.outcome) return;
+  if (busy() || !view.state || view.state.outcome) return;
   const mine = generation;
+  setBusy(true);
+  render();
   try {
-    setBusy(true);
-    render();
     const answer = await api.move(game, "perfect");
     if (mine !== generation) return;
-    view.hint = answer.move;
+    view.hint = { cell: answer.move, exact: answer.exact };
+    view.note = answer.exact
+      ? msg("page-hint-is", { cell: answer.move })
+      : [msg("page-not-certain"), msg("page-hint-guess", { cell: answer.move })];
   } catch (error) {
-    showError(error);
-  } finally {
-    if (mine === generation) setBusy(false);
-    render();
+    if (mine === generation) showError(error);
+    return;
   }
+  setBusy(false);
+  render();
 }
 
-/**
- * Starts the game of the setup form. A board that is not "width x height" (spaces and
- * case aside; empty is 7x7) is refused with a message, and the game on screen stays.
- */
-function newGame() {
+/** The computer takes the side to move from here on, and moves; the person the other side. */
+function computerFromHere() {
+  const state = view.state;
+  if (busy() || !state || state.outcome) return;
+  game = { ...game, analysis: false, side: computerToMove(state) ? game.side : 3 - state.side_to_move };
+  view.note = msg("page-side-now", { player: game.side });
+  writeHash(false);
+  fillSetup();
+  follow(true);
+}
+
+/** The setup form's board, or null (with a message) when it is not "width x height". */
+function formBoard() {
   const field = $("board-size");
   const size = field.value.replace(/\s+/g, "").replace("×", "x").toLowerCase() || "7x7";
   if (!/^\d+x\d+$/.test(size)) {
@@ -325,30 +559,138 @@ function newGame() {
     view.note = msg("page-bad-board", { board: field.value.trim() });
     render();
     field.focus();
-    return;
+    return null;
   }
   field.removeAttribute("aria-invalid");
-  game.board = size;
-  game.start = $("start").value.trim().toLowerCase() || defaultStart(game.board);
-  game.level = $("level").value;
-  const side = $("side").value;
-  game.side = side === "random" ? randomSide() : Number(side);
-  game.moves = [];
-  // The form shows the game that starts: the board as read, the start cell chosen (d4 on
-  // 8x8). The side menu keeps "Random" for the next game.
-  field.value = game.board;
-  $("start").value = game.start;
-  setBusy(false);
-  update();
+  return size;
 }
 
+/**
+ * Starts a new game on `board` from `start` ("" for the board's default) with the level and
+ * side of the form. A game the server refuses is not started: the game on screen stays, and
+ * the page says why.
+ */
+function newGame(board, start) {
+  if (busy()) return;
+  const side = $("side").value;
+  const g = {
+    ...game,
+    board,
+    start: start || defaultStart(board),
+    position: "",
+    moves: [],
+    level: $("level").value,
+    side: side === "both" ? 0 : side === "random" ? randomSide() : Number(side),
+  };
+  const note = side === "random" ? msg("page-side-drawn", { player: g.side }) : null;
+  goTo(g, [], { autoplay: true, refused: msg("page-game-kept"), note });
+}
+
+function newGameFromForm() {
+  const board = formBoard();
+  if (board) newGame(board, $("start").value.trim().toLowerCase());
+}
+
+/** The form shows the settings in force: the game's board, start, side and level. */
 function fillSetup() {
   $("board-size").value = game.board;
-  $("start").value = game.start;
+  $("start").value = game.position ? "" : game.start;
   $("level").value = game.level;
-  $("side").value = String(game.side);
+  $("side").value = game.side === 0 ? "both" : String(game.side);
   $("analysis").checked = game.analysis;
 }
+
+/** A change of level: in force from the computer's next move. */
+function changeLevel(level) {
+  game = { ...game, level };
+  writeHash(false);
+  view.note = msg("page-level-next", { level: msg(`page-level-${level}`) });
+  render();
+}
+
+/** A change of side: in force at once; the computer moves when it is now its turn. */
+function changeSide(value) {
+  const side = value === "both" ? 0 : value === "random" ? randomSide() : Number(value);
+  game = { ...game, side };
+  writeHash(false);
+  fillSetup();
+  view.note = side === 0
+    ? msg("page-two-players")
+    : msg(value === "random" ? "page-side-drawn" : "page-side-now", { player: side });
+  follow(true);
+}
+
+/** Copies `text` to the clipboard, and shows it in a field to copy by hand when refused. */
+async function share(text) {
+  const field = $("share-text");
+  field.value = text;
+  field.hidden = false;
+  field.setAttribute("aria-label", t("page-copy-link"));
+  try {
+    await navigator.clipboard.writeText(text);
+    view.note = msg("page-copied");
+  } catch {
+    view.note = msg("page-copy-by-hand");
+    field.select();
+  }
+  render();
+}
+
+/**
+ * Loads pasted text: a position in the one-line text form ("7x7 ......./... 1"), or a list
+ * of moves from the current game's start ("c3 b3 b4", commas and move numbers allowed).
+ * A move list with an illegal move loads up to it and says which was dropped.
+ */
+async function paste(text) {
+  const clean = text.trim();
+  if (!clean || busy()) return;
+  let g;
+  if (clean.includes("/")) {
+    const position = clean.split(/\s+/).join(" ");
+    g = { ...game, board: position.split(" ")[0], start: "", position, moves: [], analysis: game.analysis };
+  } else {
+    const moves = clean.toLowerCase().split(/[\s,;]+/).filter((w) => w && !/^\d+\.+$/.test(w));
+    if (!moves.length || !moves.every((m) => /^[a-z]{1,2}\d{1,2}$/.test(m))) {
+      view.note = msg("page-paste-bad", { text: clean });
+      render();
+      return;
+    }
+    g = { ...game, moves };
+  }
+  await load(g, { push: true, autoplay: false });
+}
+
+/**
+ * Shows game `g` from the address or a paste: its longest legal prefix, saying which move
+ * was dropped; a game refused for another reason leaves the game on screen (if any).
+ */
+async function load(g, { push = false, autoplay = false } = {}) {
+  const mine = ++generation;
+  setBusy(true);
+  render();
+  let shown;
+  try {
+    shown = await longestLegal(g);
+  } catch (error) {
+    if (mine !== generation) return;
+    setBusy(false);
+    view.note = errorMessage(error, g);
+    render();
+    return;
+  }
+  if (mine !== generation) return;
+  const old = line();
+  const moves = shown.game.moves;
+  future = sameSetup(shown.game) && moves.every((m, i) => m === old[i]) ? old.slice(moves.length) : [];
+  const { dropped } = shown;
+  await commit(shown.game, shown.state, {
+    push,
+    autoplay: autoplay && !dropped,
+    note: dropped ? msg("page-move-dropped", dropped) : null,
+  });
+}
+
+const sameSetup = (g) => g.board === game.board && g.start === game.start && g.position === game.position;
 
 /** Puts every text of the page in the chosen language. */
 async function setLanguage(code) {
@@ -362,6 +704,9 @@ async function setLanguage(code) {
   for (const el of document.querySelectorAll("[data-text]")) el.textContent = t(el.dataset.text);
   for (const el of document.querySelectorAll("[data-placeholder]")) {
     el.placeholder = t(el.dataset.placeholder);
+  }
+  for (const el of document.querySelectorAll("[data-label]")) {
+    el.setAttribute("aria-label", t(el.dataset.label));
   }
   const select = $("lang");
   select.replaceChildren(
@@ -414,19 +759,24 @@ function onKey(event) {
   if (event.target.closest("input, select, textarea")) return;
   const state = view.state;
   if (!state) return;
-  const target = keyTarget(event, state.snail);
+  const target = keyTarget(event, state.snail, boardSize(state.board), game.flip);
   if (target === null) return;
   event.preventDefault();
+  if (busy()) return;
+  if (target === "") {
+    view.note = msg("page-off-board");
+    render();
+    return;
+  }
   play(target);
 }
 
 function startLanguage() {
   const saved = localStorage.getItem("rastros-lang");
-  if (saved) return saved;
-  const codes = ["en", "it", "de", "fr", "es", "el"];
+  if (saved && LANGUAGES.includes(saved)) return saved;
   for (const wanted of navigator.languages || [navigator.language || "en"]) {
     const code = wanted.slice(0, 2).toLowerCase();
-    if (codes.includes(code)) return code;
+    if (LANGUAGES.includes(code)) return code;
   }
   return "en";
 }
@@ -443,13 +793,44 @@ async function main() {
   // the game it describes.
   $("setup").addEventListener("submit", (e) => {
     e.preventDefault();
-    newGame();
+    newGameFromForm();
   });
+  for (const preset of document.querySelectorAll(".presets button")) {
+    preset.addEventListener("click", () => newGame(preset.dataset.board, preset.dataset.start));
+  }
   $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
   $("hint").addEventListener("click", hint);
+  $("computer-here").addEventListener("click", computerFromHere);
+  $("flip").addEventListener("click", () => {
+    game = { ...game, flip: !game.flip };
+    writeHash(false);
+    render();
+  });
   $("analysis").addEventListener("change", (e) => {
-    game.analysis = e.target.checked;
-    update();
+    game = { ...game, analysis: e.target.checked };
+    writeHash(false);
+    follow(false);
+  });
+  $("level").addEventListener("change", (e) => changeLevel(e.target.value));
+  $("side").addEventListener("change", (e) => changeSide(e.target.value));
+  $("moves").addEventListener("click", (e) => {
+    const item = e.target.closest("[data-ply]");
+    if (item) jump(Number(item.dataset.ply));
+  });
+  $("to-start").addEventListener("click", () => jump(0));
+  $("pv-moves").addEventListener("click", (e) => {
+    const button = e.target.closest("[data-index]");
+    if (button) stepPv(Number(button.dataset.index));
+  });
+  $("end-new").addEventListener("click", () => newGame(game.board, game.position ? "" : game.start));
+  // Review: the game from its start in analysis, its moves kept to step through.
+  $("end-review").addEventListener("click", () => goTo({ ...game, analysis: true, moves: [] }, line()));
+  $("copy-link").addEventListener("click", () => share(location.href));
+  $("copy-position").addEventListener("click", () => view.state && share(view.state.position));
+  $("paste").addEventListener("submit", (e) => {
+    e.preventDefault();
+    paste($("paste-text").value);
   });
   $("lang").addEventListener("change", (e) => setLanguage(e.target.value).catch(showError));
   $("rules-button").addEventListener("click", () => showRules().catch(showError));
@@ -465,13 +846,20 @@ async function main() {
     pressedOnBackdrop = false;
   });
   document.addEventListener("keydown", onKey);
+  // Back and Forward, or an address typed or pasted: show that game, and let the computer
+  // wait (it moves again after the person's move, or with "Computer plays from here").
   window.addEventListener("hashchange", () => {
+    setBusy(false);
+    generation++;
+    const old = game;
     readHash();
-    fillSetup();
-    update();
+    const g = game;
+    game = old;
+    load(g);
   });
   await setLanguage(startLanguage()).catch(() => setLanguage("en"));
-  await update();
+  const g = game;
+  await load(g, { autoplay: true });
 }
 
 main().catch(showError);

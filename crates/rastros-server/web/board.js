@@ -38,29 +38,37 @@ const NUMPAD = {
 };
 
 /**
- * The cell one king step from the snail in the direction of a key event, or null: also null
- * with Ctrl, Alt or Meta held (the browser's and the system's shortcuts, like Alt+Right).
+ * The cell one king step from the snail in the direction of a key event on a board of
+ * `width` x `height` (seen upside down when `flipped`): null when the key is no direction or
+ * is held with Ctrl, Alt or Meta (the browser's and the system's shortcuts, like Alt+Right),
+ * and "" when the step leaves the board.
  */
-export function keyTarget(event, snail) {
+export function keyTarget(event, snail, { width, height }, flipped = false) {
   if (event.ctrlKey || event.altKey || event.metaKey) return null;
   const step = NUMPAD[event.code] || ARROWS[event.key];
   if (!step) return null;
   const { file, rank } = cellPos(snail);
-  const f = file + step[0];
-  const r = rank + step[1];
-  if (f < 0 || r < 0) return null;
+  const sign = flipped ? -1 : 1;
+  const f = file + sign * step[0];
+  const r = rank + sign * step[1];
+  if (f < 0 || r < 0 || f >= width || r >= height) return "";
   return cellName(f, r);
 }
 
 /**
  * Draws `state` (an /api/position answer) into `root`: coordinates, goals with their owner,
  * slime, snail, legal moves; `marks` maps cells to analysis verdicts, `best` lists the
- * optimal moves, `hint` is a cell to point at, `last` the cells the computer's last move went
+ * optimal moves, `hint` is a cell to point at (`hintCertain` false marks it "?"), `last` the cells the computer's last move went
  * from and to. `yours` says whether the person may move now: only then are the legal moves
  * marked and reachable with Tab (the other cells are still focusable by the page, to keep the
- * keyboard on the board). `t` gives the page's texts.
+ * keyboard on the board). `pending` is the cell just clicked, waiting for the server;
+ * `arrived` the cell to animate (the computer's move, once); `flipped` draws the board upside
+ * down (player 2's view). `t` gives the page's texts.
  */
-export function drawBoard(root, state, { marks = {}, best = [], hint = null, last = [], yours = true, t, onCell }) {
+export function drawBoard(root, state, {
+  marks = {}, best = [], hint = null, hintCertain = true, last = [], yours = true, pending = null, arrived = null,
+  flipped = false, t, onCell,
+}) {
   const { width, height } = boardSize(state.board);
   const legal = new Set(state.legal_moves);
   const slime = new Set(state.slime);
@@ -79,9 +87,11 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, las
     span.setAttribute("aria-hidden", "true");
     root.append(span);
   };
-  for (let rank = height - 1; rank >= 0; rank--) {
+  const order = (n, down) => [...Array(n).keys()].map((i) => (down ? n - 1 - i : i));
+  const files = order(width, flipped);
+  for (const rank of order(height, !flipped)) {
     label(String(rank + 1), "coord rank");
-    for (let file = 0; file < width; file++) {
+    for (const file of files) {
       const name = cellName(file, rank);
       const cell = document.createElement("button");
       cell.type = "button";
@@ -100,6 +110,7 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, las
         const owner = name === goal1 ? 1 : 2;
         cell.classList.add(`goal${owner}`);
         words.push(t("goal-label", { player: owner }));
+        cell.title = t("page-goal-help", { player: owner });
         if (name !== state.snail) {
           const mark = document.createElement("span");
           mark.className = "owner";
@@ -131,6 +142,10 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, las
         }
         if (best.includes(name)) {
           cell.classList.add("best");
+          const star = document.createElement("span");
+          star.className = "star";
+          star.textContent = "★";
+          cell.append(star);
           words.push(t("page-cell-best"));
         }
       }
@@ -139,12 +154,27 @@ export function drawBoard(root, state, { marks = {}, best = [], hint = null, las
         words.push(t("page-cell-last-move"));
       }
       if (cell.tabIndex !== 0) cell.setAttribute("aria-disabled", "true");
-      if (hint === name) cell.classList.add("hint");
+      if (hint === name) {
+        cell.classList.add("hint");
+        words.push(t("page-hint"));
+        if (!hintCertain) {
+          const unsure = document.createElement("span");
+          unsure.className = "unsure";
+          unsure.textContent = "?";
+          cell.append(unsure);
+          words.push(t("page-not-certain"));
+        }
+      }
+      if (pending === name) {
+        cell.classList.add("pending");
+        cell.dataset.pending = "true";
+      }
+      if (arrived === name) cell.classList.add("arrived");
       cell.setAttribute("aria-label", words.join(", "));
       cell.addEventListener("click", () => onCell(name));
       root.append(cell);
     }
   }
   label("", "coord corner");
-  for (let file = 0; file < width; file++) label(fileName(file), "coord file");
+  for (const file of files) label(fileName(file), "coord file");
 }

@@ -93,7 +93,7 @@ pub struct PlayArgs {
     /// How well the computer plays.
     #[arg(long, value_enum, default_value = "perfect")]
     level: LevelArg,
-    /// Language of the messages: en, it, de, fr, es or el.
+    /// Language of the messages: en, it, de, fr, es, el or pt.
     #[arg(long, default_value = "en")]
     lang: String,
     /// Seed of the computer's random choices (default: from the clock); the same seed
@@ -124,7 +124,7 @@ pub struct PlayArgs {
 /// Arguments of `rastros rules`.
 #[derive(Debug, Args)]
 pub struct RulesArgs {
-    /// Language of the rules: en, it, de, fr, es or el.
+    /// Language of the rules: en, it, de, fr, es, el or pt.
     #[arg(long, default_value = "en")]
     lang: String,
 }
