@@ -34,8 +34,6 @@ use std::sync::OnceLock;
 use rastros_core::matching::geography_winning_move;
 use rastros_core::{Bitboard, Board, Player};
 
-// The book reads the canonical key through this path too.
-pub(crate) use crate::key::canonical;
 use crate::key::{key_of, Key, Orientation};
 use crate::score::{to_absolute, to_relative, MATE};
 use crate::shallow::{Shallow, SHALLOW_PLIES};
@@ -51,7 +49,7 @@ pub(crate) const INF: i32 = 1000;
 pub(crate) const ABORTED: i32 = i32::MIN / 4;
 
 /// The end of a cell list shorter than its array.
-pub(crate) const NO_CELL: u8 = 64;
+pub const NO_CELL: u8 = 64;
 
 /// Regions smaller than this are searched without the table: cheaper than a probe.
 const TABLE_MIN_REGION: u32 = 10;
@@ -246,11 +244,15 @@ impl Node {
     }
 }
 
-/// Board facts the search reads at every node, as plain words.
+/// Board facts the search reads at every node, as plain words (the certificates of
+/// `rastros-solver` read them too).
 #[derive(Debug)]
-pub(crate) struct Geometry {
+pub struct Geometry {
+    /// The board.
     pub board: &'static Board,
+    /// For each cell, its neighbours.
     pub nb: [u64; 64],
+    /// The goal cells of player 1 and player 2.
     pub goal: [u8; 2],
     /// Both goal cells.
     pub goals: u64,
@@ -267,6 +269,7 @@ pub(crate) struct Geometry {
 }
 
 impl Geometry {
+    /// The facts of `board`.
     pub fn new(board: &'static Board) -> Geometry {
         let goal_distance = [Player::One, Player::Two].map(|p| {
             let goal = board.cell(board.goal(p));
@@ -364,7 +367,7 @@ impl Geometry {
             .unwrap_or_else(|| self.reachable(region & !(1 << to), to))
     }
 
-    /// The region with its pockets reduced (see [`Searcher::pockets`]), or `None` if it has
+    /// The region with its pockets reduced (see `Searcher::pockets`), or `None` if it has
     /// none to reduce. A pocket is what the snail can no longer reach once a cell `a` of the
     /// region is taken away, if none of it is a goal or next to one; the player who stands
     /// on `a` wins by entering it or not, as the geography verdict on it says. A losing
@@ -481,6 +484,7 @@ impl Geometry {
             && self.nb[x as usize] & region & !(1 << y) == self.nb[y as usize] & region & !(1 << x)
     }
 
+    /// The cells of `free` the snail on `snail` can reach (a flood fill).
     #[inline]
     pub fn reachable(&self, free: u64, snail: u8) -> u64 {
         self.board.reachable(Bitboard(free), snail).0

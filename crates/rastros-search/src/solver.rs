@@ -108,7 +108,7 @@ impl std::str::FromStr for Mode {
     /// `value`, `winning` or `dte`, as [`Display`](std::fmt::Display) writes them.
     ///
     /// ```
-    /// use rastros_solver::Mode;
+    /// use rastros_search::Mode;
     /// assert_eq!("dte".parse(), Ok(Mode::Dte));
     /// assert_eq!(Mode::Winning.to_string().parse(), Ok(Mode::Winning));
     /// assert!("fast".parse::<Mode>().is_err());
@@ -201,7 +201,7 @@ impl std::error::Error for SolverError {}
 ///
 /// ```
 /// use rastros_core::{Board, Position};
-/// use rastros_solver::{Mode, Solver, SolverConfig, Value};
+/// use rastros_search::{Mode, Solver, SolverConfig, Value};
 ///
 /// let board = Board::new(5, 5).unwrap();
 /// let solver = Solver::new(board, SolverConfig { hash_mb: 8, ..SolverConfig::default() }).unwrap();
