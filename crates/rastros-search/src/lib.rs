@@ -37,6 +37,7 @@
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod geometry;
 pub mod key;
 pub mod parallel;
 pub mod score;
@@ -46,9 +47,10 @@ pub mod solver;
 pub mod table;
 mod traps;
 
+pub use geometry::{Geometry, NO_CELL};
 pub use key::{canonical, Key, Orientation};
 pub use score::{Score, Value, ValueParseError, MATE};
-pub use search::{Geometry, Stats, NO_CELL};
+pub use search::Stats;
 pub use solver::{
     terminal_score, Analysis, Mode, ModeParseError, SolveError, Solver, SolverConfig, SolverError,
     DEFAULT_HASH_MB, DEFAULT_POCKET_MIN_REGION,

@@ -16,7 +16,7 @@
 //! the defender those farthest from the attacker's goal (the fewest free neighbours first
 //! took three times the positions: docs/EXPERIMENTS.md#192ecfd-shallow).
 
-use crate::search::{Geometry, Node, NO_CELL};
+use crate::geometry::{Geometry, Node, NO_CELL};
 
 /// Budgets of at most this many plies are answered here rather than by the full search.
 pub(crate) const SHALLOW_PLIES: i32 = 10;

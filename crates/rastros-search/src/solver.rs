@@ -7,9 +7,10 @@ use std::time::Instant;
 
 use rastros_core::{Board, EndReason, Outcome, Position};
 
+use crate::geometry::{Geometry, Node, NO_CELL};
 use crate::key::canonical;
 use crate::score::{Score, Value, MATE};
-use crate::search::{Geometry, Node, Searcher, Shared, Stats, Stop, ABORTED, NO_CELL};
+use crate::search::{Searcher, Shared, Stats, Stop, ABORTED};
 use crate::table::{Table, TableError};
 
 /// Positions with fewer free cells are searched on the calling thread: handing them to

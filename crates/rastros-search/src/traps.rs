@@ -21,7 +21,7 @@
 
 use rastros_core::Bitboard;
 
-use crate::search::Geometry;
+use crate::geometry::Geometry;
 
 /// Prey turns the hunter may take to close a trap.
 pub(crate) const TRAP_DEPTH: u32 = 6;
@@ -138,8 +138,8 @@ impl<'a> Traps<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::{Node, NO_CELL};
     use crate::search::testing::random_free;
-    use crate::search::{Node, NO_CELL};
     use crate::shallow::Shallow;
     use rand::rngs::ChaCha8Rng;
     use rand::{RngExt, SeedableRng};
