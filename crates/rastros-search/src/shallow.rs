@@ -151,10 +151,9 @@ impl<'a> Shallow<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::Value;
-    use crate::search::testing::brute;
+    use rand::RngExt;
     use rastros_core::{Board, Player, Position};
-    use std::collections::HashMap;
+    use rastros_testing::{rng, Brute};
 
     #[test]
     fn move_orders_list_every_neighbour_by_goal_distance() {
@@ -196,13 +195,7 @@ mod tests {
 
     #[test]
     fn answers_agree_with_brute_force_on_random_positions() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = rng(0x9e37_79b9_7f4a_7c15);
         let mut checked = 0;
         for (w, h) in [(4, 4), (5, 4), (5, 5), (6, 5), (6, 6), (7, 7)] {
             let board = Board::new(w, h).unwrap();
@@ -213,12 +206,16 @@ mod tests {
                 // Play at random until the snail's region is small enough for brute force.
                 while !pos.is_over() && board.reachable(pos.free(), pos.snail()).len() > 14 {
                     let moves: Vec<u8> = pos.legal_moves().iter().collect();
-                    pos = pos.play_index(moves[next(moves.len())]).unwrap();
+                    pos = pos
+                        .play_index(moves[rng.random_range(0..moves.len())])
+                        .unwrap();
                 }
                 if pos.is_over() {
                     continue;
                 }
-                let s = brute(&pos, &mut HashMap::new());
+                // The reference is `rastros-testing`'s copy of this crate: its scores are
+                // compared by value.
+                let s = Brute::default().score(&pos);
                 let n = Node {
                     free: pos.free().0,
                     snail: pos.snail(),
@@ -227,8 +224,8 @@ mod tests {
                 };
                 let mut shallow = Shallow::new(&geo);
                 for k in 0..=16 {
-                    let won = s.value == Value::Win && s.dte as i32 <= k;
-                    let lost = s.value == Value::Loss && s.dte as i32 <= k;
+                    let won = s.to_int() > 0 && s.dte as i32 <= k;
+                    let lost = s.to_int() < 0 && s.dte as i32 <= k;
                     assert_eq!(shallow.wins_within(n, k), won, "wins within {k}: {pos}");
                     assert_eq!(shallow.loses_within(n, k), lost, "loses within {k}: {pos}");
                 }

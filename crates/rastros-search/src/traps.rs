@@ -139,11 +139,10 @@ impl<'a> Traps<'a> {
 mod tests {
     use super::*;
     use crate::geometry::{Node, NO_CELL};
-    use crate::search::testing::random_free;
     use crate::shallow::Shallow;
-    use rand::rngs::ChaCha8Rng;
-    use rand::{RngExt, SeedableRng};
+    use rand::RngExt;
     use rastros_core::Board;
+    use rastros_testing::{random_free, rng};
 
     /// The trap rule as the module documentation states it, with none of the search's
     /// shortcuts (no dilation, no order, one call a position): the reference the fast
@@ -180,7 +179,7 @@ mod tests {
     /// on random positions of several boards.
     #[test]
     fn traps_match_the_plain_rule_and_are_quick_wins() {
-        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let mut rng = rng(4);
         let (mut traps, mut checked) = (0, 0);
         for (w, h) in [(4, 4), (5, 5), (6, 6), (7, 7), (8, 8), (3, 12)] {
             let board = Board::new(w, h).unwrap();
@@ -190,7 +189,7 @@ mod tests {
                 if g.goals & 1 << snail != 0 {
                     continue;
                 }
-                let free = random_free(&mut rng, &g, snail, 30..80);
+                let free = random_free(&mut rng, board, snail, 30..80);
                 let side = rng.random_range(0..2u8);
                 let depth = rng.random_range(0..=TRAP_DEPTH);
                 let found = Traps::new(&g).forces_trap(

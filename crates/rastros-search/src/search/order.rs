@@ -282,18 +282,15 @@ impl Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testing::{brute, random_free};
-    use rand::rngs::ChaCha8Rng;
-    use rand::{RngExt, SeedableRng};
-    use rastros_core::Board;
-    use rastros_core::Position;
-    use std::collections::HashMap;
+    use rand::RngExt;
+    use rastros_core::{Board, Position};
+    use rastros_testing::{random_free, rng, Brute};
 
     /// Twin moves lead to children with the same exact score (value and distance), by plain
     /// brute force, on positions of random games on several boards.
     #[test]
     fn twin_moves_have_the_same_score() {
-        let mut rng = ChaCha8Rng::seed_from_u64(21);
+        let mut rng = rng(21);
         let (mut pairs, mut others) = (0, 0);
         for (w, h) in [
             (4, 4),
@@ -311,7 +308,7 @@ mod tests {
             for _ in 0..600 {
                 let start = starts[rng.random_range(0..starts.len())];
                 let mut pos = Position::start(board, board.cell(start)).unwrap();
-                let mut memo = HashMap::new();
+                let mut brute = Brute::default();
                 while !pos.is_over() {
                     let region = g.reachable(pos.free().0, pos.snail());
                     let moves: Vec<u8> = pos.legal_moves().iter().collect();
@@ -322,8 +319,8 @@ mod tests {
                                     others += 1;
                                     continue;
                                 }
-                                let sx = brute(&pos.play_index(x).unwrap(), &mut memo);
-                                let sy = brute(&pos.play_index(y).unwrap(), &mut memo);
+                                let sx = brute.score(&pos.play_index(x).unwrap());
+                                let sy = brute.score(&pos.play_index(y).unwrap());
                                 assert_eq!(sx, sy, "{pos}: twins {x} and {y}");
                                 pairs += 1;
                             }
@@ -346,14 +343,14 @@ mod tests {
     /// positions of several boards where the snail's cell joins parts of the region.
     #[test]
     fn parts_give_the_flood_fills_regions() {
-        let mut rng = ChaCha8Rng::seed_from_u64(18);
+        let mut rng = rng(18);
         let mut checked = 0;
         for (w, h) in [(4, 4), (5, 5), (6, 6), (7, 7), (8, 8), (3, 12), (7, 9)] {
             let board = Board::new(w, h).unwrap();
             let g = Geometry::new(board);
             for _ in 0..4_000 {
                 let snail = rng.random_range(0..board.size()) as u8;
-                let free = random_free(&mut rng, &g, snail, 30..90);
+                let free = random_free(&mut rng, board, snail, 30..90);
                 let region = g.reachable(free, snail);
                 if region == 0 || g.child_base(region, snail) != 0 {
                     continue;
