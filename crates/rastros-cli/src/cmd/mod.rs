@@ -5,6 +5,7 @@ pub mod book;
 pub mod certify;
 pub mod perft;
 pub mod play;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod solve;
 pub mod survey;
