@@ -51,7 +51,9 @@ pub use geometry::{Geometry, NO_CELL};
 pub use key::{canonical, Key, Orientation};
 pub use score::{Score, Value, ValueParseError, MATE};
 pub use search::Stats;
+#[allow(deprecated)]
+pub use solver::SolverError;
 pub use solver::{
-    terminal_score, Analysis, Mode, ModeParseError, SolveError, Solver, SolverConfig, SolverError,
+    terminal_score, Analysis, Mode, ModeParseError, SetupError, SolveError, Solver, SolverConfig,
     DEFAULT_HASH_MB, DEFAULT_POCKET_MIN_REGION,
 };

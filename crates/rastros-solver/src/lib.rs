@@ -76,8 +76,10 @@ pub use key::{canonical, Key, Orientation};
 pub use rastros_search::Stats;
 pub use roots::{Checkpoint, CheckpointError, RootMove, RootSolver, RootsError};
 pub use score::{Score, Value, ValueParseError, MATE};
+#[allow(deprecated)]
+pub use solver::SolverError;
 pub use solver::{
-    terminal_score, Analysis, Mode, ModeParseError, SolveError, Solver, SolverConfig, SolverError,
+    terminal_score, Analysis, Mode, ModeParseError, SetupError, SolveError, Solver, SolverConfig,
     DEFAULT_HASH_MB, DEFAULT_POCKET_MIN_REGION,
 };
 pub use units::{Manifest, Merged, Split, Unit, UnitError, UnitResult};
