@@ -2,10 +2,10 @@
 //! lose within `j`? Answered by a plain depth-limited search with no table, no region and
 //! no matching.
 //!
-//! The null windows of a distance search ask such questions at most of their nodes (in
-//! the costliest probe of the 7x7 DTE, two nodes in three have a budget of at most 8
-//! plies), and there a full node's flood fill, key, table probe and two-ply ordering cost
-//! more than the few positions below it. The rules are the search's terminal rules (see [`crate::search`]):
+//! The null windows of a distance search ask such questions at most of their nodes
+//! (docs/EXPERIMENTS.md#192ecfd-shallow), and there a full node's flood fill, key, table
+//! probe and two-ply ordering cost more than the few positions below it. The rules are the
+//! search's terminal rules (`docs/SOLVER.md#why-each-rule-is-sound`):
 //! entering the own goal wins, entering the opponent's loses, having no move loses, and a
 //! move next to the opponent's free goal lets the opponent win at once. Budgets of 1 and
 //! 2 plies are answered by one test per move, without visiting the children, and the test
@@ -13,8 +13,8 @@
 //!
 //! Moves are tried by their king distance to the goal that would end the game for the
 //! side that is short of time: the attacker tries the cells nearest its own goal first,
-//! the defender those farthest from the attacker's goal (the fewest free neighbours first
-//! took three times the positions: docs/EXPERIMENTS.md#192ecfd-shallow).
+//! the defender those farthest from the attacker's goal (why this order:
+//! docs/EXPERIMENTS.md#192ecfd-shallow).
 
 use crate::geometry::{Geometry, Node, NO_CELL};
 

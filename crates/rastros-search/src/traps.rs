@@ -13,8 +13,8 @@
 //! The search's move order already puts the moves answered by an immediate trap last (one
 //! test a move on bit planes), but it searched them anyway at the positions where every
 //! move loses, and deeper traps it did not see. The search is a plain depth-first one with
-//! no table: the lines are narrow, so it visits few positions (the numbers are in
-//! docs/EXPERIMENTS.md). The replies that close a trap at once are found by one dilation
+//! no table: the lines are narrow, so it visits few positions
+//! (docs/EXPERIMENTS.md#b2f6498-traps, #be17422-trap-search). The replies that close a trap at once are found by one dilation
 //! of the prey's safe cells rather than one test per reply, and where a deeper search may
 //! follow, the likelier escape of the prey's two moves is tried first; neither changes what
 //! is found, only how many positions are visited.

@@ -8,9 +8,8 @@ use crate::score::to_absolute;
 /// Positions whose region has at least this many cells look up their children in the table
 /// before searching any (enhanced transposition cutoff): a child already known to refute
 /// saves the whole search, at the price of eight flood fills and probes, whose regions are
-/// then handed down to the children. Since the pockets, 30 to 40 cells measure the same on
-/// the 8x8 value and 25 about a tenth slower (more nodes saved, but more waits for memory);
-/// 35 is the middle (see docs/EXPERIMENTS.md).
+/// then handed down to the children. Below some size the waits for memory cost more than
+/// the nodes saved; how 35 was chosen: docs/EXPERIMENTS.md#ad9cb29-etc.
 pub(super) const ETC_MIN_REGION: u32 = 35;
 
 impl Frame {

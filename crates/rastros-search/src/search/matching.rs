@@ -93,7 +93,7 @@ impl Searcher<'_> {
     /// bounds alone rarely pay for them.
     ///
     /// Asking every part of `N` decided the most positions for the fewest matchings in all
-    /// (see docs/EXPERIMENTS.md).
+    /// (docs/EXPERIMENTS.md#92e9ebf).
     #[inline]
     fn geography(
         &mut self,

@@ -493,7 +493,7 @@ impl<'a> Searcher<'a> {
             }
         }
         // Filled where it lies: building the frame (some 330 bytes) and moving it out of a
-        // `Result` cost `memcpy` calls at every node (see docs/EXPERIMENTS.md).
+        // `Result` cost `memcpy` calls at every node (docs/EXPERIMENTS.md#872c869).
         let mut frame = Frame::new(region, alpha, beta);
         if let Err(s) = self.prelude(n, ply, hint, handed, &mut frame) {
             return s;

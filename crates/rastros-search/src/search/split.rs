@@ -12,7 +12,7 @@ use crate::geometry::Node;
 /// the root is likely lost and each of its children has a refutation to find; a wrong first
 /// reply there is common, and the proof of every reply runs to tens of millions of nodes, so
 /// a second thread's sibling searched side by side was mostly thrown away once the
-/// refutation came (on the 8x8 value from `e5`, 7% of the nodes: see docs/EXPERIMENTS.md).
+/// refutation came (docs/EXPERIMENTS.md#6f8df9c-one-by-one).
 const SEQUENTIAL_PLY: i32 = 1;
 
 /// Positions with fewer free cells are never split between threads: their subtrees are
@@ -83,7 +83,7 @@ impl Searcher<'_> {
         // The siblings in move order, each taken by the next free thread, so that the
         // likeliest refutations are searched first. (A parallel iterator over the list hands
         // its second half to the second thread, which then searched, say, the fifth-best
-        // move while the second-best waited: see docs/EXPERIMENTS.md.) A sibling nobody took
+        // move while the second-best waited: docs/EXPERIMENTS.md#e1c211f-siblings.) A sibling nobody took
         // before a refutation stopped the others counts as aborted. At [`SEQUENTIAL_PLY`] one
         // worker takes them all, one after another, each split between the threads inside.
         let next = AtomicUsize::new(0);
