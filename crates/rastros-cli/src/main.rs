@@ -63,7 +63,11 @@ fn main() -> ExitCode {
     // only its own connection: it keeps the runtime's "ignore" (a write then fails with
     // EPIPE). Every other command prints to standard output and ends quietly when that pipe
     // closes.
-    if !matches!(cli.command, Command::Serve(_)) {
+    #[cfg(feature = "serve")]
+    let serving = matches!(cli.command, Command::Serve(_));
+    #[cfg(not(feature = "serve"))]
+    let serving = false;
+    if !serving {
         restore_broken_pipe_default();
     }
     let result = match cli.command {
