@@ -72,18 +72,11 @@ impl Searcher<'_> {
     /// The value of a position decided by maximum matching, with a winning move when it is
     /// a win, or `None` when matching cannot decide it.
     ///
-    /// - Neither goal reachable: the game is undirected vertex geography on the region,
-    ///   and the matching verdict is exact.
-    /// - Only the mover's goal reachable: let `N` be the region's cells next to that goal.
-    ///   For any part `S` of `N`, if the mover wins geography on the region without the
-    ///   goal and without `N - S`, the mover wins Rastros: playing that game's strategy,
-    ///   every reply is a move of the game (and the opponent gets stuck), a move into the
-    ///   mover's goal (which loses), or a move into `N - S`, next to the mover's goal, which
-    ///   the mover then enters. (The snail is not in `N`: the prelude would have won.)
-    /// - Only the opponent's goal reachable: symmetrically, with `N` the cells next to the
-    ///   opponent's goal, if the mover loses geography on the region without the goal and
-    ///   without `N - S` for some `S`, the mover loses Rastros: a move into `N - S` lets the
-    ///   opponent enter the goal.
+    /// Goal-free regions are undirected vertex geography, decided exactly; with one goal
+    /// reachable, with `N` the region's cells next to it, a verdict of geography on the
+    /// region without the goal and without `N - S`, for a part `S` of `N`, proves a win (the
+    /// mover's goal) or a loss (the opponent's). The proof is in
+    /// `docs/SOLVER.md#why-each-rule-is-sound`.
     ///
     /// No game's verdict implies another's, so they are asked in turn: `S = N` (the whole
     /// region but the goal), then the other parts of `N` in decreasing binary order down to
