@@ -2,7 +2,7 @@
 //! of the search: a stream of probes, a store after each miss, from two threads at once.
 //!
 //! This is the measurement behind the choice of a fixed-size lock-free array in the hot
-//! loop (see `crates/rastros-solver/src/table.rs` and the README).
+//! loop (see `crates/rastros-search/src/table.rs` and the README).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use dashmap::DashMap;

@@ -37,6 +37,7 @@ enum Command {
     /// Print the rules of the game.
     Rules(cmd::play::RulesArgs),
     /// Serve the web page and JSON API: play and analyze in the browser.
+    #[cfg(feature = "serve")]
     Serve(cmd::serve::ServeArgs),
     /// Write a certificate of who wins a position, checkable by `rastros-verify`.
     Certify(cmd::certify::CertifyArgs),
@@ -68,7 +69,11 @@ fn main() -> ExitCode {
     // only its own connection: it keeps the runtime's "ignore" (a write then fails with
     // EPIPE). Every other command prints to standard output and ends quietly when that pipe
     // closes.
-    if !matches!(cli.command, Command::Serve(_)) {
+    #[cfg(feature = "serve")]
+    let serving = matches!(cli.command, Command::Serve(_));
+    #[cfg(not(feature = "serve"))]
+    let serving = false;
+    if !serving {
         restore_broken_pipe_default();
     }
     let result = match cli.command {
@@ -78,6 +83,7 @@ fn main() -> ExitCode {
         Command::Survey(a) => cmd::survey::run(a),
         Command::Play(a) => cmd::play::run(a),
         Command::Rules(a) => cmd::play::rules(a),
+        #[cfg(feature = "serve")]
         Command::Serve(a) => cmd::serve::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::Certify(a) => cmd::certify::run(a),

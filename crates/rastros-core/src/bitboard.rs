@@ -43,18 +43,21 @@ impl Bitboard {
 
     /// Number of cells in the set.
     #[inline]
+    #[must_use]
     pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
 
     /// Whether the set is empty.
     #[inline]
+    #[must_use]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// Whether the set holds the cell with index `index`.
     #[inline]
+    #[must_use]
     pub const fn has(self, index: u8) -> bool {
         debug_assert!(index < 64, "a cell index is below 64");
         self.0 >> index & 1 != 0
@@ -62,6 +65,7 @@ impl Bitboard {
 
     /// The set with the cell `index` added.
     #[inline]
+    #[must_use]
     pub const fn with(self, index: u8) -> Bitboard {
         debug_assert!(index < 64, "a cell index is below 64");
         Bitboard(self.0 | 1 << index)
@@ -69,6 +73,7 @@ impl Bitboard {
 
     /// The set with the cell `index` removed.
     #[inline]
+    #[must_use]
     pub const fn without(self, index: u8) -> Bitboard {
         debug_assert!(index < 64, "a cell index is below 64");
         Bitboard(self.0 & !(1 << index))
@@ -76,6 +81,7 @@ impl Bitboard {
 
     /// The cell with the lowest index, if any.
     #[inline]
+    #[must_use]
     pub const fn first(self) -> Option<u8> {
         if self.0 == 0 {
             None
@@ -86,12 +92,14 @@ impl Bitboard {
 
     /// Whether every cell of `self` is in `other`.
     #[inline]
+    #[must_use]
     pub const fn is_subset(self, other: Bitboard) -> bool {
         self.0 & !other.0 == 0
     }
 
     /// Iterates over the cell indices in increasing order.
     #[inline]
+    #[must_use]
     pub const fn iter(self) -> BitboardIter {
         BitboardIter(self.0)
     }

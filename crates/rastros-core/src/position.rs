@@ -339,18 +339,21 @@ impl Position {
 
     /// The board.
     #[inline]
+    #[must_use]
     pub const fn board(&self) -> &'static Board {
         self.board
     }
 
     /// The slimed cells.
     #[inline]
+    #[must_use]
     pub const fn slime(&self) -> Bitboard {
         self.slime
     }
 
     /// The snail's cell index.
     #[inline]
+    #[must_use]
     pub const fn snail(&self) -> u8 {
         self.snail
     }
@@ -364,24 +367,28 @@ impl Position {
     /// assert_eq!(pos.board().index(pos.snail_cell()), Ok(pos.snail()));
     /// ```
     #[inline]
+    #[must_use]
     pub const fn snail_cell(&self) -> Cell {
         self.board.cell(self.snail)
     }
 
     /// The side to move.
     #[inline]
+    #[must_use]
     pub const fn side_to_move(&self) -> Player {
         self.side
     }
 
     /// Cells neither slimed nor under the snail.
     #[inline]
+    #[must_use]
     pub fn free(&self) -> Bitboard {
         self.board.cells() - self.slime - Bitboard::single(self.snail)
     }
 
     /// The number of plies played since the start (one cell is slimed a ply).
     #[inline]
+    #[must_use]
     pub const fn ply(&self) -> u32 {
         self.slime.len()
     }
@@ -389,6 +396,7 @@ impl Position {
     /// The cells the snail can move to: one table lookup and one and-not. Empty when the
     /// game is over.
     #[inline]
+    #[must_use]
     pub fn legal_moves(&self) -> Bitboard {
         if self.board.goals().has(self.snail) {
             return Bitboard::EMPTY;
@@ -397,6 +405,7 @@ impl Position {
     }
 
     /// Whether the game goes on, or who won and why.
+    #[must_use]
     pub fn outcome(&self) -> Outcome {
         if self.snail == self.board.goal(Player::One) {
             Outcome::Won {
@@ -420,6 +429,7 @@ impl Position {
 
     /// Whether the game is over.
     #[inline]
+    #[must_use]
     pub fn is_over(&self) -> bool {
         self.outcome() != Outcome::InProgress
     }
@@ -522,6 +532,7 @@ impl Position {
     ///   a b c d e f g
     /// ");
     /// ```
+    #[must_use]
     pub fn diagram(&self) -> String {
         let board = self.board;
         let mut out = String::new();

@@ -71,8 +71,8 @@ pub struct Certificate {
 
 /// The records of a certificate, each kept encoded as in the binary form, in the order they
 /// were finished (a record is numbered when its position is first met, and finished after
-/// the records it points to): about 14 bytes a position, where a `Vec<Record>` took more
-/// than 100 and kept the 8x8 certificate from fitting in memory (see docs/CERTIFICATES.md).
+/// the records it points to): a few bytes a position, where a `Vec<Record>` kept the 8x8
+/// certificate from fitting in memory (docs/CERTIFICATES.md).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Records {
     /// The encoded records, one after another.
@@ -188,6 +188,7 @@ fn read_varint(byte: &mut impl FnMut() -> u8) -> u32 {
 
 /// Why no certificate was made.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CertifyError {
     /// The position is not a start position with moves played from it.
     NotAStart,
@@ -220,7 +221,14 @@ impl fmt::Display for CertifyError {
     }
 }
 
-impl std::error::Error for CertifyError {}
+impl std::error::Error for CertifyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CertifyError::Solve(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<SolveError> for CertifyError {
     fn from(e: SolveError) -> Self {

@@ -24,6 +24,9 @@
 //! assert_eq!(pv, "a4 a3 a2 b1 a1");
 //! ```
 //!
+//! The search core is the crate `rastros-search` (which builds no serialisation, files or
+//! locks); its modules are re-exported here under the same names:
+//!
 //! - [`score`]: values, distances to the end and their integer encoding;
 //! - [`claim`]: the check of a result read from a file against its line of play;
 //! - [`table`]: the fixed-size lock-free transposition table;
@@ -33,7 +36,10 @@
 //!   `shallow` answers its small distance budgets and `traps` finds the moves the
 //!   opponent answers with a trap;
 //! - [`solver`]: the [`Solver`] API (value, winning moves, DTE, optimal moves, PV);
-//! - [`parallel`]: parallel perft;
+//! - [`parallel`]: parallel perft.
+//!
+//! Above it, in this crate, files and long runs, and the player (which reads opening books):
+//!
 //! - [`player`]: the computer player (exact verdicts, levels perfect / strong / easy);
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
 //! - [`fsio`]: files written whole or not at all, I/O errors that name their path, locks;
@@ -52,27 +58,30 @@ pub mod book;
 pub mod certify;
 pub mod claim;
 pub mod fsio;
-pub mod key;
-pub mod parallel;
 pub mod player;
 pub mod roots;
-pub mod score;
-mod search;
-mod shallow;
-pub mod solver;
 pub mod survey;
-pub mod table;
-mod traps;
 pub mod units;
+
+// The search core lives in `rastros-search`; its modules keep their paths here
+// (`rastros_solver::solver`, `crate::score`, ...).
+pub use rastros_search::{key, parallel, score, solver, table};
+
+/// The search's names the files-and-runs modules import by their old path.
+mod search {
+    pub(crate) use rastros_search::{canonical, Geometry, Stats};
+}
 
 pub use book::{Book, BookBuilder, BookEntry, BookError, BookHit, ProbeError};
 pub use certify::{certify, Certificate, CertifyError};
 pub use key::{canonical, Key, Orientation};
+pub use rastros_search::Stats;
 pub use roots::{Checkpoint, CheckpointError, RootMove, RootSolver, RootsError};
 pub use score::{Score, Value, ValueParseError, MATE};
-pub use search::Stats;
+#[allow(deprecated)]
+pub use solver::SolverError;
 pub use solver::{
-    terminal_score, Analysis, Mode, ModeParseError, SolveError, Solver, SolverConfig, SolverError,
+    terminal_score, Analysis, Mode, ModeParseError, SetupError, SolveError, Solver, SolverConfig,
     DEFAULT_HASH_MB, DEFAULT_POCKET_MIN_REGION,
 };
 pub use units::{Manifest, Merged, Split, Unit, UnitError, UnitResult};

@@ -60,7 +60,7 @@ use rastros_core::{Board, Outcome, Position};
 
 use crate::book::Book;
 use crate::score::{Score, Value};
-use crate::solver::{terminal_score, Mode, SolveError, Solver, SolverConfig, SolverError};
+use crate::solver::{terminal_score, Mode, SetupError, SolveError, Solver, SolverConfig};
 
 /// Plies the `strong` level searches, and the search that stands in for the solver when a
 /// deadline passes.
@@ -141,9 +141,10 @@ impl std::error::Error for UnknownLevel {}
 
 /// Why an [`Engine`] could not be set up or could not answer.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum EngineError {
     /// The solver could not be set up (table or threads).
-    Setup(SolverError),
+    Setup(SetupError),
     /// The book given to [`Engine::new`] is for another board.
     BookBoard {
         /// The player's board.
@@ -184,10 +185,17 @@ impl fmt::Display for EngineError {
     }
 }
 
-impl std::error::Error for EngineError {}
+impl std::error::Error for EngineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EngineError::Setup(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
-impl From<SolverError> for EngineError {
-    fn from(e: SolverError) -> EngineError {
+impl From<SetupError> for EngineError {
+    fn from(e: SetupError) -> EngineError {
         EngineError::Setup(e)
     }
 }

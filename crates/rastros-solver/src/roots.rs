@@ -150,6 +150,7 @@ impl RootMove {
 
 /// Why a checkpoint could not be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CheckpointError {
     /// Reading or writing the file failed.
     Io {
@@ -231,6 +232,7 @@ impl From<IoError> for CheckpointError {
 
 /// Why a root-by-root solve failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RootsError {
     /// The solver refused or was interrupted.
     Solve(SolveError),
@@ -257,7 +259,15 @@ impl fmt::Display for RootsError {
     }
 }
 
-impl std::error::Error for RootsError {}
+impl std::error::Error for RootsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RootsError::Solve(e) => Some(e),
+            RootsError::Checkpoint(e) => Some(e),
+            RootsError::Incomplete { .. } => None,
+        }
+    }
+}
 
 impl From<SolveError> for RootsError {
     fn from(e: SolveError) -> Self {

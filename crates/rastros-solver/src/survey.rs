@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use rastros_core::{Board, Position};
 
 use crate::score::{Score, Value};
-use crate::solver::{SolveError, Solver, SolverConfig, SolverError};
+use crate::solver::{SetupError, SolveError, Solver, SolverConfig};
 
 /// One start position of the survey: a board, a start cell of it (never a goal), and what
 /// is known of the start position for player 1 to move. Built by [`SurveyRow::new`], which
@@ -179,9 +179,10 @@ pub struct SurveyConfig {
 
 /// Why a survey stopped.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum SurveyError {
     /// The solver could not be set up.
-    Solver(SolverError),
+    Solver(SetupError),
     /// A start cell is not a start cell of the board (a goal, or off the board).
     Start(rastros_core::StartError),
     /// A search failed.
@@ -212,7 +213,16 @@ impl std::fmt::Display for SurveyError {
     }
 }
 
-impl std::error::Error for SurveyError {}
+impl std::error::Error for SurveyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SurveyError::Solver(e) => Some(e),
+            SurveyError::Start(e) => Some(e),
+            SurveyError::Solve(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// The boards W x H with `min_side <= W, H <= max_side` and at most `max_cells` cells,
 /// by width then height.

@@ -114,6 +114,7 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// Why splitting, solving a unit or merging failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum UnitError {
     /// Reading or writing a file failed.
     Io {

@@ -5,40 +5,17 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+mod common;
+
+use common::solver;
+use rand::rngs::ChaCha8Rng;
+use rand::RngExt;
 use rastros_core::{Bitboard, Board, Position};
 use rastros_solver::book::{
     checkpoint_path, export, key_position, Book, BookBuilder, BookError, BuildError, BuildOutcome,
     ChecksumPart, ProbeError, Strategy, HEADER_LEN,
 };
 use rastros_solver::{canonical, Mode, Solver, SolverConfig};
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn solver(board: &'static Board) -> Solver {
-    Solver::new(
-        board,
-        SolverConfig {
-            hash_mb: 16,
-            threads: 1,
-            ..SolverConfig::default()
-        },
-    )
-    .unwrap()
-}
 
 fn start(board: &'static Board, cell: &str) -> Position {
     Position::start(board, cell.parse().unwrap()).unwrap()
@@ -56,9 +33,9 @@ fn build_with(builder: BookBuilder, board: &'static Board) -> Book {
 }
 
 /// A random line of at most `plies` moves from `start` that does not end the game.
-fn random_position(rng: &mut Rng, start: &Position, plies: u32) -> Position {
+fn random_position(rng: &mut ChaCha8Rng, start: &Position, plies: u32) -> Position {
     let mut pos = *start;
-    let target = rng.below(plies as usize + 1);
+    let target = rng.random_range(0..plies as usize + 1);
     for _ in 0..target {
         let moves: Vec<u8> = pos
             .legal_moves()
@@ -68,7 +45,9 @@ fn random_position(rng: &mut Rng, start: &Position, plies: u32) -> Position {
         if moves.is_empty() {
             break;
         }
-        pos = pos.play_index(moves[rng.below(moves.len())]).unwrap();
+        pos = pos
+            .play_index(moves[rng.random_range(0..moves.len())])
+            .unwrap();
     }
     pos
 }
@@ -103,7 +82,7 @@ fn entries_agree_with_the_solver() {
         (4, 5, "b3", 6),
         (5, 4, "d1", 5),
     ];
-    let mut rng = Rng(0x5eed_1234_5678_9abc);
+    let mut rng = common::rng(0x5eed_1234_5678_9abc);
     for (w, h, cell, depth) in cases {
         let board = Board::new(w, h).unwrap();
         let start = start(board, cell);
@@ -111,7 +90,7 @@ fn entries_agree_with_the_solver() {
         let solver = solver(board);
         // Random entries, through their key positions.
         for _ in 0..150 {
-            let e = book.entries()[rng.below(book.len())];
+            let e = book.entries()[rng.random_range(0..book.len())];
             let pos = key_position(board, e.key);
             assert_eq!(canonical(&pos).0, e.key, "key position of {e:?}");
             let a = solver.analyze(&pos, Mode::Dte).unwrap();
@@ -163,7 +142,7 @@ fn every_symmetric_form_probes_the_same_entry() {
     let board = Board::new(5, 5).unwrap();
     let start = start(board, "c3");
     let book = build(start, 6);
-    let mut rng = Rng(42);
+    let mut rng = common::rng(42);
     let transpose = |c: u8| board.transpose_index(c).unwrap();
     for _ in 0..300 {
         let pos = random_position(&mut rng, &start, 6);
@@ -341,11 +320,11 @@ fn truncated_and_corrupted_files_are_refused() {
         Err(BookError::BadMagic)
     ));
     // A file with valid checksums but nonsense inside is still refused without a panic.
-    let mut rng = Rng(7);
+    let mut rng = common::rng(7);
     for _ in 0..200 {
         let mut b = bytes.clone();
-        let at = HEADER_LEN + rng.below(bytes.len() - HEADER_LEN);
-        b[at] = rng.next() as u8;
+        let at = HEADER_LEN + rng.random_range(0..bytes.len() - HEADER_LEN);
+        b[at] = rng.random::<u8>();
         let body = rastros_solver::book::fnv1a64(&b[HEADER_LEN..]);
         b[27..35].copy_from_slice(&body.to_le_bytes());
         let head = rastros_solver::book::fnv1a64(&b[..HEADER_LEN - 8]);
@@ -376,7 +355,7 @@ fn interrupted_builds_resume_to_the_same_file() {
     let reference = dir.join("reference.book");
     build_with(BookBuilder::new(start, depth).output(&reference), board);
     let reference = std::fs::read(&reference).unwrap();
-    let mut rng = Rng(0xdead_beef);
+    let mut rng = common::rng(0xdead_beef);
     for (round, strategy) in [
         Strategy::Retrograde,
         Strategy::SearchDeepestFirst,
@@ -391,13 +370,13 @@ fn interrupted_builds_resume_to_the_same_file() {
             runs += 1;
             assert!(runs < 200, "the build does not finish");
             // A new solver each run, as after a restart of the program.
-            let limit = rng.below(1200);
+            let limit = rng.random_range(0..1200);
             let builder = BookBuilder::new(start, depth)
                 .strategy(strategy)
                 .workers(1 + runs % 2)
                 .output(&out)
                 .stop_after(Some(limit))
-                .flush_every(1 + rng.below(100), Duration::from_secs(3600));
+                .flush_every(1 + rng.random_range(0..100), Duration::from_secs(3600));
             let ckpt = builder.checkpoint_file().unwrap().to_path_buf();
             match builder.run(&solver(board), &|_| {}).unwrap() {
                 BuildOutcome::Finished(_) => {
@@ -412,7 +391,7 @@ fn interrupted_builds_resume_to_the_same_file() {
                     assert_eq!(solved, limit);
                     assert!(!interrupted);
                     // Sometimes the process dies while writing a record: half a record.
-                    if rng.below(3) == 0 {
+                    if rng.random_range(0..3) == 0 {
                         use std::io::Write;
                         let mut f = std::fs::OpenOptions::new()
                             .append(true)
@@ -495,9 +474,9 @@ fn the_committed_7x7_book_loads_and_agrees_with_the_solver() {
         },
     )
     .unwrap();
-    let mut rng = Rng(0x7777);
+    let mut rng = common::rng(0x7777);
     for _ in 0..12 {
-        let e = book.entries()[rng.below(book.len())];
+        let e = book.entries()[rng.random_range(0..book.len())];
         let pos = key_position(board, e.key);
         let a = solver.analyze(&pos, Mode::Dte).unwrap();
         assert_eq!(a.value, e.value, "value of {pos}");

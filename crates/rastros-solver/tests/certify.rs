@@ -3,38 +3,14 @@
 //! their checksums recomputed, so that only the proof is wrong) are refused; damaged and
 //! random files are refused with a message and never make the verifier panic.
 
-use std::collections::HashMap;
+mod common;
 
+use common::{rng, solver, Brute};
 use proptest::prelude::*;
+use rand::RngExt;
 use rastros_core::{Board, Player, Position};
 use rastros_solver::{canonical, certify, Certificate, Solver, SolverConfig};
 use rastros_verify::{fnv1a, verify};
-
-fn solver(board: &'static Board) -> Solver {
-    let config = SolverConfig {
-        hash_mb: 4,
-        threads: 1,
-        ..SolverConfig::default()
-    };
-    Solver::new(board, config).unwrap()
-}
-
-/// Whether the side to move wins, by full minimax over every move (memo on slime and snail).
-fn brute_wins(pos: &Position, memo: &mut HashMap<(u64, u8), bool>) -> bool {
-    if let rastros_core::Outcome::Won { winner, .. } = pos.outcome() {
-        return winner == pos.side_to_move();
-    }
-    let key = (pos.slime().0, pos.snail());
-    if let Some(&w) = memo.get(&key) {
-        return w;
-    }
-    let wins = pos
-        .legal_moves()
-        .iter()
-        .any(|to| !brute_wins(&pos.play_index(to).unwrap(), memo));
-    memo.insert(key, wins);
-    wins
-}
 
 /// Both forms of the certificate verify, with the certificate's winner and position count.
 fn assert_verifies(cert: &Certificate) {
@@ -49,18 +25,14 @@ fn assert_verifies(cert: &Certificate) {
 }
 
 /// Certifies the position after `moves` from `start` and checks it against brute force.
-fn check(solver: &Solver, start: &Position, moves: &[u8], memo: &mut HashMap<(u64, u8), bool>) {
+fn check(solver: &Solver, start: &Position, moves: &[u8], brute: &mut Brute) {
     let cert = certify(solver, start, moves, None).unwrap();
     let mut pos = *start;
     for &m in moves {
         pos = pos.play_index(m).unwrap();
     }
     let side = pos.side_to_move();
-    let winner = if brute_wins(&pos, memo) {
-        side
-    } else {
-        side.other()
-    };
+    let winner = if brute.wins(&pos) { side } else { side.other() };
     assert_eq!(cert.winner, winner, "winner of {pos}");
     assert_verifies(&cert);
 }
@@ -99,10 +71,10 @@ fn every_position_of_3x3_4x3_and_4x4_from_every_start() {
     for (w, h) in [(3, 3), (4, 3), (3, 4), (4, 4)] {
         let board = Board::new(w, h).unwrap();
         let s = solver(board);
-        let mut memo = HashMap::new();
+        let mut brute = Brute::default();
         for start in starts(board) {
             for moves in lines(&start, usize::MAX) {
-                check(&s, &start, &moves, &mut memo);
+                check(&s, &start, &moves, &mut brute);
             }
         }
     }
@@ -113,10 +85,10 @@ fn the_first_two_plies_of_every_start_up_to_5x5() {
     for (w, h) in [(5, 3), (3, 5), (5, 4), (4, 5), (5, 5)] {
         let board = Board::new(w, h).unwrap();
         let s = solver(board);
-        let mut memo = HashMap::new();
+        let mut brute = Brute::default();
         for start in starts(board) {
             for moves in lines(&start, 2) {
-                check(&s, &start, &moves, &mut memo);
+                check(&s, &start, &moves, &mut brute);
             }
         }
     }
@@ -285,16 +257,9 @@ fn empty_truncated_and_random_files_are_refused() {
             assert!(verify(&bytes[..cut]).error.is_some(), "cut at {cut}");
         }
     }
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = rng(0x9e37_79b9_7f4a_7c15);
     for len in [1, 7, 16, 100, 5000] {
-        let random: Vec<u8> = (0..len)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                seed as u8
-            })
-            .collect();
+        let random: Vec<u8> = (0..len).map(|_| rng.random::<u8>()).collect();
         assert!(verify(&random).error.is_some());
         let mut headed = b"RASTCERT".to_vec();
         headed.extend(&random);
@@ -307,21 +272,16 @@ fn arb_line() -> impl Strategy<Value = (u32, u32, u64)> {
     (3u32..=5, 3u32..=5, any::<u64>())
 }
 
-fn random_cert(w: u32, h: u32, mut seed: u64) -> (Certificate, Position) {
+fn random_cert(w: u32, h: u32, seed: u64) -> (Certificate, Position) {
     let board = Board::new(w, h).unwrap();
     let starts = starts(board);
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    let start = starts[(next() % starts.len() as u64) as usize];
+    let mut rng = rng(seed);
+    let start = starts[rng.random_range(0..starts.len())];
     let mut pos = start;
     let mut moves = Vec::new();
-    for _ in 0..next() % 6 {
+    for _ in 0..rng.random_range(0..6) {
         let legal: Vec<u8> = pos.legal_moves().iter().collect();
-        let to = legal[(next() % legal.len() as u64) as usize];
+        let to = legal[rng.random_range(0..legal.len())];
         let after = pos.play_index(to).unwrap();
         if after.is_over() {
             break;
@@ -338,7 +298,7 @@ proptest! {
     #[test]
     fn random_certificates_verify((w, h, seed) in arb_line()) {
         let (cert, pos) = random_cert(w, h, seed);
-        let mover_wins = brute_wins(&pos, &mut HashMap::new());
+        let mover_wins = Brute::default().wins(&pos);
         let side = pos.side_to_move();
         prop_assert_eq!(cert.winner == side, mover_wins);
         assert_verifies(&cert);
@@ -381,7 +341,7 @@ proptest! {
                 p = p.play_index(m).unwrap();
             }
             let side = p.side_to_move();
-            let winner = if brute_wins(&p, &mut HashMap::new()) { side } else { side.other() };
+            let winner = if Brute::default().wins(&p) { side } else { side.other() };
             prop_assert_eq!(header.winner, winner.index() as u8 + 1);
         }
     }

@@ -4,26 +4,17 @@
 //! again, it is the same). Besides random bytes, each gets valid texts with random edits, so
 //! the checks deep inside the formats are reached too.
 
+mod common;
+
 use std::sync::OnceLock;
 
+use common::solver;
 use proptest::prelude::*;
 use rastros_core::{parse_board, Board, BoardSize, Cell, Position};
 use rastros_solver::book::{export, Book, BookBuilder, BuildOutcome};
 use rastros_solver::survey::{self, SurveyRow};
 use rastros_solver::units::{solve_unit, split, Manifest};
 use rastros_solver::{Checkpoint, Mode, RootSolver, Solver, SolverConfig, Unit, UnitResult, Value};
-
-fn solver(board: &'static Board) -> Solver {
-    Solver::new(
-        board,
-        SolverConfig {
-            hash_mb: 4,
-            threads: 1,
-            ..SolverConfig::default()
-        },
-    )
-    .unwrap()
-}
 
 /// Table budgets that cannot be met are errors, not panics or silently smaller tables.
 #[test]

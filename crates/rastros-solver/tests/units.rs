@@ -7,25 +7,13 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::random_line;
+use common::{random_line, solver};
 use rastros_core::{Board, Position};
 use rastros_solver::units::{merge_dir, result_path, solve_unit, split, write_split};
 use rastros_solver::{
-    Analysis, Checkpoint, CheckpointError, Mode, RootSolver, RootsError, Solver, SolverConfig,
-    Unit, UnitError, UnitResult,
+    Analysis, Checkpoint, CheckpointError, Mode, RootSolver, RootsError, Solver, Unit, UnitError,
+    UnitResult,
 };
-
-fn solver(board: &'static Board) -> Solver {
-    Solver::new(
-        board,
-        SolverConfig {
-            hash_mb: 32,
-            threads: 1,
-            ..SolverConfig::default()
-        },
-    )
-    .unwrap()
-}
 
 /// A fresh, empty scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {

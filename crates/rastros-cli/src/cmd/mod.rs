@@ -8,6 +8,7 @@ pub mod convert;
 pub mod perft;
 pub mod play;
 pub mod referee;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod solve;
 pub mod survey;

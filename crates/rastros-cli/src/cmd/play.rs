@@ -114,9 +114,9 @@ pub struct PlayArgs {
     /// Time budget of each computer move and each hint in milliseconds, as for `serve`:
     /// past it the solver is stopped, the 6-ply strong search answers instead, and the game
     /// says the answer is not exact. The default, 3000, lets the solver answer exactly from
-    /// any position of boards up to 7x7 (the exact answer from the 7x7 start took 1.0-1.4 s
-    /// on two cores, docs/PLAY.md) while no move on a bigger board, 8x8 say, waits more than
-    /// about 3 s. From 1 to 600000 (10 minutes).
+    /// any position of boards up to 7x7 (the hardest, the 7x7 start, is measured in
+    /// docs/PLAY.md) while no move on a bigger board, 8x8 say, waits much longer. From 1 to
+    /// 600000 (10 minutes).
     #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     move_time_ms: u64,
 }

@@ -1,16 +1,14 @@
 //! What the CLI tests share: one process spawner (with a time limit), one scratch-directory
-//! helper, one seeded random generator and one solver.
-#![allow(dead_code)] // Each test file uses its own part of the helpers.
+//! helper, and the workspace's seeded generator and solver (`rastros-testing`).
+#![allow(dead_code, unused_imports)] // Each test file uses its own part of the helpers.
 
 use std::io::Read;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use rand::rngs::ChaCha8Rng;
-use rand::SeedableRng;
-use rastros_core::Board;
-use rastros_solver::{Solver, SolverConfig};
+// The workspace's seeded generator and tests' solver.
+pub use rastros_testing::{rng, solver};
 
 /// What a finished `rastros` process left.
 #[derive(Debug)]
@@ -147,24 +145,6 @@ pub fn scratch() -> tempfile::TempDir {
 /// A path as the `&str` an argument list takes.
 pub fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 scratch path")
-}
-
-/// The tests' seeded random generator: the same seed, the same numbers.
-pub fn rng(seed: u64) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(seed)
-}
-
-/// A small single-threaded solver for `board`, to check the CLI's answers against.
-pub fn solver(board: &'static Board) -> Solver {
-    Solver::new(
-        board,
-        SolverConfig {
-            hash_mb: 8,
-            threads: 1,
-            ..SolverConfig::default()
-        },
-    )
-    .expect("a small solver")
 }
 
 /// Builds the opening book of 5x5 from its centre, `depth` plies deep, into `path`.

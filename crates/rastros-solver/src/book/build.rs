@@ -240,6 +240,7 @@ pub enum BuildOutcome {
 
 /// Why a build failed.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum BuildError {
     /// The solver is for another board than the start position.
     BoardMismatch {
@@ -347,7 +348,16 @@ impl std::fmt::Display for BuildError {
     }
 }
 
-impl std::error::Error for BuildError {}
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Solve(e) => Some(e),
+            BuildError::Io(e) => Some(e),
+            BuildError::Book(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<IoError> for BuildError {
     fn from(e: IoError) -> Self {

@@ -119,6 +119,7 @@ pub enum ChecksumPart {
 
 /// Why a book file could not be loaded or saved.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum BookError {
     /// The file does not start with the book magic bytes: not a book.
     BadMagic,
@@ -219,6 +220,7 @@ pub struct Verified {
 
 /// Why [`Book::check_by_search`] failed.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum SearchCheckError {
     /// The entry is not what a search of its position gives: the book is wrong.
     Contradicted {
@@ -244,10 +246,18 @@ impl fmt::Display for SearchCheckError {
     }
 }
 
-impl std::error::Error for SearchCheckError {}
+impl std::error::Error for SearchCheckError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SearchCheckError::Solve(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// Why a position could not be looked up.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ProbeError {
     /// The position has more plies than the book covers.
     BeyondDepth {

@@ -13,15 +13,15 @@
 //! The search's move order already puts the moves answered by an immediate trap last (one
 //! test a move on bit planes), but it searched them anyway at the positions where every
 //! move loses, and deeper traps it did not see. The search is a plain depth-first one with
-//! no table: the lines are narrow, so it visits few positions (the numbers are in
-//! docs/EXPERIMENTS.md). The replies that close a trap at once are found by one dilation
+//! no table: the lines are narrow, so it visits few positions
+//! (docs/EXPERIMENTS.md#b2f6498-traps, #be17422-trap-search). The replies that close a trap at once are found by one dilation
 //! of the prey's safe cells rather than one test per reply, and where a deeper search may
 //! follow, the likelier escape of the prey's two moves is tried first; neither changes what
 //! is found, only how many positions are visited.
 
 use rastros_core::Bitboard;
 
-use crate::search::Geometry;
+use crate::geometry::Geometry;
 
 /// Prey turns the hunter may take to close a trap.
 pub(crate) const TRAP_DEPTH: u32 = 6;
@@ -138,12 +138,11 @@ impl<'a> Traps<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testing::random_free;
-    use crate::search::{Node, NO_CELL};
+    use crate::geometry::{Node, NO_CELL};
     use crate::shallow::Shallow;
-    use rand::rngs::ChaCha8Rng;
-    use rand::{RngExt, SeedableRng};
+    use rand::RngExt;
     use rastros_core::Board;
+    use rastros_testing::{random_free, rng};
 
     /// The trap rule as the module documentation states it, with none of the search's
     /// shortcuts (no dilation, no order, one call a position): the reference the fast
@@ -180,7 +179,7 @@ mod tests {
     /// on random positions of several boards.
     #[test]
     fn traps_match_the_plain_rule_and_are_quick_wins() {
-        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let mut rng = rng(4);
         let (mut traps, mut checked) = (0, 0);
         for (w, h) in [(4, 4), (5, 5), (6, 6), (7, 7), (8, 8), (3, 12)] {
             let board = Board::new(w, h).unwrap();
@@ -190,7 +189,7 @@ mod tests {
                 if g.goals & 1 << snail != 0 {
                     continue;
                 }
-                let free = random_free(&mut rng, &g, snail, 30..80);
+                let free = random_free(&mut rng, board, snail, 30..80);
                 let side = rng.random_range(0..2u8);
                 let depth = rng.random_range(0..=TRAP_DEPTH);
                 let found = Traps::new(&g).forces_trap(

@@ -85,7 +85,7 @@ pub(crate) fn key_of(board: &Board, region: u64, snail: u8, side: u8) -> (Key, O
 ///
 /// ```
 /// use rastros_core::Position;
-/// use rastros_solver::canonical;
+/// use rastros_search::canonical;
 /// let a = Position::standard().play_moves("c5").unwrap();
 /// let b = Position::standard().play_moves("e3").unwrap(); // a mirrored in the diagonal
 /// let c = Position::standard().play_moves("c3").unwrap();

@@ -69,7 +69,7 @@ impl FromStr for Value {
     /// `win` or `loss`, as [`Display`](fmt::Display) writes them.
     ///
     /// ```
-    /// use rastros_solver::Value;
+    /// use rastros_search::Value;
     /// assert_eq!("win".parse(), Ok(Value::Win));
     /// assert_eq!(Value::Loss.to_string().parse(), Ok(Value::Loss));
     /// assert!("draw".parse::<Value>().is_err());
@@ -90,7 +90,7 @@ impl FromStr for Value {
 /// a slower one, and a slower loss better than a faster one.
 ///
 /// ```
-/// use rastros_solver::{Score, Value};
+/// use rastros_search::{Score, Value};
 /// let win = |dte| Score { value: Value::Win, dte };
 /// let loss = |dte| Score { value: Value::Loss, dte };
 /// assert!(win(1) > win(3) && win(3) > loss(8) && loss(8) > loss(2));
@@ -142,7 +142,7 @@ impl Score {
     /// its parent scores at least `self`.
     ///
     /// ```
-    /// use rastros_solver::{Score, Value};
+    /// use rastros_search::{Score, Value};
     /// let s = Score { value: Value::Win, dte: 37 };
     /// assert_eq!(s.child(), Score { value: Value::Loss, dte: 36 });
     /// assert_eq!(s.child().parent(), s);

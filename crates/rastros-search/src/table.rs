@@ -3,7 +3,7 @@
 //! Why not a concurrent hash map (dashmap) here: the table is probed at nearly every node
 //! of the search, from every thread. A fixed array of atomics never allocates, never
 //! locks, and bounds memory by construction (`--hash-mb`); a map would grow without bound
-//! and take a shard lock on every probe (see docs/EXPERIMENTS.md and `benches/table.rs`).
+//! and take a shard lock on every probe (docs/EXPERIMENTS.md#ed1949a and `benches/table.rs`).
 //!
 //! Each entry is two `u64` words: the data word, and the key word stored as
 //! `region ^ data` (Hyatt's lockless hashing). A torn read of two different writes fails
@@ -47,16 +47,16 @@ pub struct Table {
 /// part. Small regions are the many cheap positions near the leaves; kept in a part of at
 /// most [`NEAR_MAX_BYTES`] they stay in the caches and TLB and touch few pages, while the big
 /// positions, each worth a wait for memory, get the rest of the budget to themselves.
-/// The split is a speed choice only (see docs/EXPERIMENTS.md): every entry is a true bound
-/// wherever it is stored. From 40 cells rather than 35, the 8x8 solves visit a few percent
-/// more nodes but wait less for memory, as a probe of the far part goes to main memory.
+/// The split is a speed choice only: every entry is a true bound wherever it is stored.
+/// Why 40 cells: a probe of the far part goes to main memory, so fewer waits are worth a few
+/// more nodes (docs/EXPERIMENTS.md#0085691-near40).
 const NEAR_MAX_REGION: u32 = 40;
 /// The near part's share of the budget: 1/64 of it, at least [`NEAR_MIN_BYTES`] (but never
 /// more than a quarter of the table) and at most [`NEAR_MAX_BYTES`].
 ///
 /// Up to 512 MiB the near part is the floor, the most the caches answer without a wait for
 /// memory; big budgets mean long solves, where the near part's positions are worth more
-/// than a cache hit (see docs/EXPERIMENTS.md).
+/// than a cache hit (docs/EXPERIMENTS.md#f0a4da3).
 const NEAR_SHARE: usize = 64;
 /// The near part's smallest size (unless the table is tiny): about what the caches hold. A
 /// table of 128 MiB with a near part of this size visits as many nodes as one of 512 MiB.
@@ -83,7 +83,7 @@ const WORDS_PER_BUCKET: usize = 4;
 /// The table's memory: zeroed words in an anonymous memory map, so that untouched pages
 /// cost nothing, advised on Linux to use transparent huge pages before anything touches
 /// them: every probe is a random access, and 2 MiB pages cut the TLB misses that dominated
-/// the search (see docs/EXPERIMENTS.md).
+/// the search (docs/EXPERIMENTS.md#ed1949a).
 struct Words {
     /// Owns the mapping; only read through `ptr`.
     _map: memmap2::MmapMut,
@@ -134,6 +134,7 @@ const BUCKET_BYTES: usize = WORDS_PER_BUCKET * 8;
 
 /// Failure to set up a table.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TableError {
     /// The budget is too small for even one bucket.
     TooSmall(usize),

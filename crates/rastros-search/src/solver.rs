@@ -7,9 +7,10 @@ use std::time::Instant;
 
 use rastros_core::{Board, EndReason, Outcome, Position};
 
+use crate::geometry::{Geometry, Node, NO_CELL};
 use crate::key::canonical;
 use crate::score::{Score, Value, MATE};
-use crate::search::{Geometry, Node, Searcher, Shared, Stats, Stop, ABORTED, NO_CELL};
+use crate::search::{Searcher, Shared, Stats, Stop, ABORTED};
 use crate::table::{Table, TableError};
 
 /// Positions with fewer free cells are searched on the calling thread: handing them to
@@ -29,7 +30,7 @@ pub struct SolverConfig {
     /// Decide goal-free positions by maximum matching instead of search.
     pub matching: bool,
     /// Plies from the root within which the search splits work between threads.
-    /// The default is 6 (see docs/EXPERIMENTS.md).
+    /// The default is 6 (docs/EXPERIMENTS.md#bf1d25a).
     pub split_plies: u32,
     /// Regions of at least this many cells have their pockets reduced in value searches
     /// (with `matching` on): a part of the region that hangs off one cell and holds no goal
@@ -108,7 +109,7 @@ impl std::str::FromStr for Mode {
     /// `value`, `winning` or `dte`, as [`Display`](std::fmt::Display) writes them.
     ///
     /// ```
-    /// use rastros_solver::Mode;
+    /// use rastros_search::Mode;
     /// assert_eq!("dte".parse(), Ok(Mode::Dte));
     /// assert_eq!(Mode::Winning.to_string().parse(), Ok(Mode::Winning));
     /// assert!("fast".parse::<Mode>().is_err());
@@ -144,6 +145,66 @@ pub struct Analysis {
     pub seconds: f64,
 }
 
+/// What each mode fills, by accessor: [`Mode::Value`] the value only; [`Mode::Winning`] the
+/// winning moves too; [`Mode::Dte`] everything. (The public fields stay for the code that
+/// reads them today; these accessors say the same without the `Option`s' guesswork.)
+///
+/// ```
+/// use rastros_core::{Board, Position};
+/// use rastros_search::{Mode, Solver, SolverConfig};
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let board = Board::new(4, 4)?;
+/// let start = Position::start(board, "b3".parse()?)?;
+/// let solver = Solver::new(board, SolverConfig { hash_mb: 4, threads: 1, ..SolverConfig::default() })?;
+/// for mode in [Mode::Value, Mode::Winning, Mode::Dte] {
+///     let a = solver.analyze(&start, mode)?;
+///     assert_eq!(a.mode(), mode);
+///     assert_eq!(a.winning().is_some(), mode != Mode::Value);
+///     let dte = mode == Mode::Dte;
+///     assert_eq!((a.distance().is_some(), a.optimal().is_some(), a.line().is_some()), (dte, dte, dte));
+/// }
+/// # Ok(())
+/// # }
+/// ```
+impl Analysis {
+    /// The mode that filled this analysis: [`Mode::Dte`] where the DTE is known,
+    /// [`Mode::Winning`] where only the winning moves are, else [`Mode::Value`].
+    #[must_use]
+    pub fn mode(&self) -> Mode {
+        match (self.dte, &self.winning_moves) {
+            (Some(_), _) => Mode::Dte,
+            (None, Some(_)) => Mode::Winning,
+            (None, None) => Mode::Value,
+        }
+    }
+
+    /// Plies to the end under best play: filled by [`Mode::Dte`] only.
+    #[must_use]
+    pub fn distance(&self) -> Option<u32> {
+        self.dte
+    }
+
+    /// Every move that keeps a win (empty when lost): filled by [`Mode::Winning`] and
+    /// [`Mode::Dte`].
+    #[must_use]
+    pub fn winning(&self) -> Option<&[u8]> {
+        self.winning_moves.as_deref()
+    }
+
+    /// Every move that keeps the value and the DTE: filled by [`Mode::Dte`] only.
+    #[must_use]
+    pub fn optimal(&self) -> Option<&[u8]> {
+        self.best_moves.as_deref()
+    }
+
+    /// A principal variation to the end of the game: filled by [`Mode::Dte`] only.
+    #[must_use]
+    pub fn line(&self) -> Option<&[u8]> {
+        self.pv.as_deref()
+    }
+}
+
 /// Why a position could not be solved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SolveError {
@@ -177,31 +238,44 @@ impl std::fmt::Display for SolveError {
 
 impl std::error::Error for SolveError {}
 
-/// Why a solver could not be set up.
+/// Why a solver could not be set up (its table or its threads). Named apart from
+/// [`SolveError`], a search's failure.
 #[derive(Debug)]
-pub enum SolverError {
+#[non_exhaustive]
+pub enum SetupError {
     /// The table could not be allocated.
     Table(TableError),
     /// The thread pool could not be built.
     Threads(String),
 }
 
-impl std::fmt::Display for SolverError {
+impl std::fmt::Display for SetupError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SolverError::Table(e) => e.fmt(f),
-            SolverError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
+            SetupError::Table(e) => e.fmt(f),
+            SetupError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
         }
     }
 }
 
-impl std::error::Error for SolverError {}
+impl std::error::Error for SetupError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SetupError::Table(e) => Some(e),
+            SetupError::Threads(_) => None,
+        }
+    }
+}
+
+/// The old name of [`SetupError`], kept while code written against it is updated.
+#[deprecated(note = "renamed `SetupError`: `SolverError` was too close to `SolveError`")]
+pub type SolverError = SetupError;
 
 /// An exact solver for positions of one board.
 ///
 /// ```
 /// use rastros_core::{Board, Position};
-/// use rastros_solver::{Mode, Solver, SolverConfig, Value};
+/// use rastros_search::{Mode, Solver, SolverConfig, Value};
 ///
 /// let board = Board::new(5, 5).unwrap();
 /// let solver = Solver::new(board, SolverConfig { hash_mb: 8, ..SolverConfig::default() }).unwrap();
@@ -234,16 +308,16 @@ impl std::fmt::Debug for Solver {
 impl Solver {
     /// A solver for `board`, its table allocated (lazily zeroed) and its threads started.
     /// A `hash_mb` whose byte count does not fit a `usize` is refused as too big to allocate.
-    pub fn new(board: &'static Board, config: SolverConfig) -> Result<Solver, SolverError> {
+    pub fn new(board: &'static Board, config: SolverConfig) -> Result<Solver, SetupError> {
         let bytes = config
             .hash_mb
             .checked_mul(1 << 20)
-            .ok_or(SolverError::Table(TableError::OutOfMemory(usize::MAX)))?;
-        let table = Table::with_bytes(bytes).map_err(SolverError::Table)?;
+            .ok_or(SetupError::Table(TableError::OutOfMemory(usize::MAX)))?;
+        let table = Table::with_bytes(bytes).map_err(SetupError::Table)?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(config.threads)
             .build()
-            .map_err(|e| SolverError::Threads(e.to_string()))?;
+            .map_err(|e| SetupError::Threads(e.to_string()))?;
         Ok(Solver {
             geo: Geometry::new(board),
             table,
@@ -419,7 +493,7 @@ impl Solver {
     /// searched side by side, sharing the table (independent proofs parallelise better than
     /// splitting one tree), and each child's own search also splits near its root, so that
     /// a thread that runs out of children helps with the ones still running instead of
-    /// waiting for the last (see docs/EXPERIMENTS.md).
+    /// waiting for the last (docs/EXPERIMENTS.md#f0cd9a0).
     fn moves_with_child_at_most(
         &self,
         children: &[(u8, Position)],
@@ -498,7 +572,7 @@ impl Solver {
         if mode == Mode::Dte {
             // A lost position scores its moves one by one (see `root_score`); a won one keeps
             // the binary search at the root, whose proofs of fast wins go through the move
-            // the search orders first rather than the lowest cell (see docs/EXPERIMENTS.md).
+            // the search orders first rather than the lowest cell (docs/EXPERIMENTS.md#2a72372-root).
             let (score, best) = if analysis.value == Value::Loss {
                 self.root_score(&children, &mut stats)?
             } else {
@@ -524,7 +598,7 @@ impl Solver {
     /// non-optimal move thus costs one proof at the loosest bound that rules it out, and no
     /// search of the whole position ever asks for a distance: a binary search at the root
     /// would prove each of its bounds for every move, loose ones included. Which candidate
-    /// goes first changes the time, never the answer (see docs/EXPERIMENTS.md).
+    /// goes first changes the time, never the answer (docs/EXPERIMENTS.md#2a72372-root).
     fn root_score(
         &self,
         candidates: &[(u8, Position)],

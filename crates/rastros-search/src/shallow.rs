@@ -2,10 +2,10 @@
 //! lose within `j`? Answered by a plain depth-limited search with no table, no region and
 //! no matching.
 //!
-//! The null windows of a distance search ask such questions at most of their nodes (in
-//! the costliest probe of the 7x7 DTE, two nodes in three have a budget of at most 8
-//! plies), and there a full node's flood fill, key, table probe and two-ply ordering cost
-//! more than the few positions below it. The rules are the search's terminal rules (see [`crate::search`]):
+//! The null windows of a distance search ask such questions at most of their nodes
+//! (docs/EXPERIMENTS.md#192ecfd-shallow), and there a full node's flood fill, key, table
+//! probe and two-ply ordering cost more than the few positions below it. The rules are the
+//! search's terminal rules (`docs/SOLVER.md#why-each-rule-is-sound`):
 //! entering the own goal wins, entering the opponent's loses, having no move loses, and a
 //! move next to the opponent's free goal lets the opponent win at once. Budgets of 1 and
 //! 2 plies are answered by one test per move, without visiting the children, and the test
@@ -13,10 +13,10 @@
 //!
 //! Moves are tried by their king distance to the goal that would end the game for the
 //! side that is short of time: the attacker tries the cells nearest its own goal first,
-//! the defender those farthest from the attacker's goal (the fewest free neighbours first
-//! took three times the positions: docs/EXPERIMENTS.md#192ecfd-shallow).
+//! the defender those farthest from the attacker's goal (why this order:
+//! docs/EXPERIMENTS.md#192ecfd-shallow).
 
-use crate::search::{Geometry, Node, NO_CELL};
+use crate::geometry::{Geometry, Node, NO_CELL};
 
 /// Budgets of at most this many plies are answered here rather than by the full search.
 pub(crate) const SHALLOW_PLIES: i32 = 10;
@@ -151,10 +151,9 @@ impl<'a> Shallow<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::Value;
-    use crate::search::testing::brute;
+    use rand::RngExt;
     use rastros_core::{Board, Player, Position};
-    use std::collections::HashMap;
+    use rastros_testing::{rng, Brute};
 
     #[test]
     fn move_orders_list_every_neighbour_by_goal_distance() {
@@ -196,13 +195,7 @@ mod tests {
 
     #[test]
     fn answers_agree_with_brute_force_on_random_positions() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = rng(0x9e37_79b9_7f4a_7c15);
         let mut checked = 0;
         for (w, h) in [(4, 4), (5, 4), (5, 5), (6, 5), (6, 6), (7, 7)] {
             let board = Board::new(w, h).unwrap();
@@ -213,12 +206,16 @@ mod tests {
                 // Play at random until the snail's region is small enough for brute force.
                 while !pos.is_over() && board.reachable(pos.free(), pos.snail()).len() > 14 {
                     let moves: Vec<u8> = pos.legal_moves().iter().collect();
-                    pos = pos.play_index(moves[next(moves.len())]).unwrap();
+                    pos = pos
+                        .play_index(moves[rng.random_range(0..moves.len())])
+                        .unwrap();
                 }
                 if pos.is_over() {
                     continue;
                 }
-                let s = brute(&pos, &mut HashMap::new());
+                // The reference is `rastros-testing`'s copy of this crate: its scores are
+                // compared by value.
+                let s = Brute::default().score(&pos);
                 let n = Node {
                     free: pos.free().0,
                     snail: pos.snail(),
@@ -227,8 +224,8 @@ mod tests {
                 };
                 let mut shallow = Shallow::new(&geo);
                 for k in 0..=16 {
-                    let won = s.value == Value::Win && s.dte as i32 <= k;
-                    let lost = s.value == Value::Loss && s.dte as i32 <= k;
+                    let won = s.to_int() > 0 && s.dte as i32 <= k;
+                    let lost = s.to_int() < 0 && s.dte as i32 <= k;
                     assert_eq!(shallow.wins_within(n, k), won, "wins within {k}: {pos}");
                     assert_eq!(shallow.loses_within(n, k), lost, "loses within {k}: {pos}");
                 }

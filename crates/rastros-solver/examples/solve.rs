@@ -1,0 +1,38 @@
+//! Solve a position exactly: its value, distance to the end (DTE), optimal moves and a
+//! principal variation. The position is the 7x7 start after the moves given (default
+//! `c3 d2 c2 d3`).
+//!
+//!     cargo run --release -p rastros-solver --example solve -- "c3 d2"
+
+use std::error::Error;
+
+use rastros_core::Position;
+use rastros_solver::{Mode, Solver, SolverConfig};
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let moves = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "c3 d2 c2 d3".into());
+    let pos = Position::standard().play_moves(&moves)?;
+    let board = pos.board();
+    let solver = Solver::new(board, SolverConfig::default())?;
+    let answer = solver.analyze(&pos, Mode::Dte)?;
+    println!("{}", pos.diagram());
+    println!(
+        "{} for the side to move in {} plies",
+        answer.value,
+        answer.dte.ok_or("a DTE solve gives the DTE")?
+    );
+    let best = answer
+        .best_moves
+        .ok_or("a DTE solve gives the optimal moves")?;
+    println!("optimal moves: {}", board.names_in_order(best));
+    let pv = answer.pv.ok_or("a DTE solve gives the PV")?;
+    println!("principal variation: {}", board.names_in_order(pv));
+    Ok(())
+}
+
+#[test]
+fn runs() {
+    main().unwrap();
+}

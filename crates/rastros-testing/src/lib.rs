@@ -1,0 +1,176 @@
+//! The tests' tools, one of each for every crate of the workspace: the brute-force
+//! reference every speed trick is checked against ([`Brute`]), the seeded random generator
+//! ([`rng`]) and what is built from it ([`random_line`], [`random_free`]), and the tests'
+//! solver ([`solver`], [`solver_with`]).
+//!
+//! A dev-dependency only (`publish = false`). `rastros-search`'s own unit tests use it too;
+//! there it is a second copy of that crate, so they compare its scores by value, not by
+//! type.
+#![deny(missing_docs)]
+
+use std::collections::HashMap;
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use rastros_core::{Board, Outcome, Position};
+use rastros_search::{Score, Solver, SolverConfig, Value};
+
+/// The tests' solver for `board`: one thread and a 16 MiB table (answers never depend on
+/// either).
+///
+/// # Panics
+///
+/// If the table cannot be allocated.
+pub fn solver(board: &'static Board) -> Solver {
+    solver_with(
+        board,
+        SolverConfig {
+            hash_mb: 16,
+            threads: 1,
+            ..SolverConfig::default()
+        },
+    )
+}
+
+/// A solver for `board` set up as `config`.
+///
+/// # Panics
+///
+/// If `config` is refused (a table that cannot be allocated, too many threads).
+pub fn solver_with(board: &'static Board, config: SolverConfig) -> Solver {
+    Solver::new(board, config).unwrap()
+}
+
+/// The tests' random numbers: a portable generator (the same sequence on every platform
+/// and version), seeded so that every run tests the same positions.
+pub fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// The exact score of any position (finished or not) by plain negamax over every legal
+/// move: no table tricks, no pruning, no symmetry, no region folding. A memo keyed by the
+/// whole position (slime and snail; the side to move follows from the slime) only avoids
+/// recomputing identical positions and changes no answer.
+#[derive(Default, Debug)]
+pub struct Brute {
+    memo: HashMap<(u64, u8), Score>,
+}
+
+impl Brute {
+    /// The exact score of `pos` for its side to move.
+    pub fn score(&mut self, pos: &Position) -> Score {
+        if let Outcome::Won { winner, .. } = pos.outcome() {
+            let value = if winner == pos.side_to_move() {
+                Value::Win
+            } else {
+                Value::Loss
+            };
+            return Score { value, dte: 0 };
+        }
+        let key = (pos.slime().0, pos.snail());
+        if let Some(&s) = self.memo.get(&key) {
+            return s;
+        }
+        let mut best: Option<Score> = None;
+        for to in pos.legal_moves() {
+            let mut child = *pos;
+            child.play_unchecked(to);
+            let s = self.score(&child).parent();
+            if best.is_none_or(|b| s.to_int() > b.to_int()) {
+                best = Some(s);
+            }
+        }
+        let best = best.expect("a position in progress has a move");
+        self.memo.insert(key, best);
+        best
+    }
+
+    /// Whether the side to move of `pos` wins.
+    pub fn wins(&mut self, pos: &Position) -> bool {
+        self.score(pos).value == Value::Win
+    }
+
+    /// Every move with its parent-side score.
+    pub fn move_scores(&mut self, pos: &Position) -> Vec<(u8, Score)> {
+        pos.legal_moves()
+            .iter()
+            .map(|to| {
+                let mut child = *pos;
+                child.play_unchecked(to);
+                (to, self.score(&child).parent())
+            })
+            .collect()
+    }
+
+    /// The moves that win.
+    pub fn winning_moves(&mut self, pos: &Position) -> Vec<u8> {
+        self.move_scores(pos)
+            .into_iter()
+            .filter(|(_, s)| s.value == Value::Win)
+            .map(|(m, _)| m)
+            .collect()
+    }
+
+    /// The moves that keep the exact score (value and distance to the end).
+    pub fn optimal_moves(&mut self, pos: &Position) -> Vec<u8> {
+        let best = self.score(pos);
+        self.move_scores(pos)
+            .into_iter()
+            .filter(|(_, s)| *s == best)
+            .map(|(m, _)| m)
+            .collect()
+    }
+}
+
+/// Every position reachable from `start` (including `start`), finished ones too.
+pub fn reachable(start: &Position) -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut stack = vec![*start];
+    while let Some(pos) = stack.pop() {
+        out.push(pos);
+        for to in pos.legal_moves() {
+            let mut child = pos;
+            child.play_unchecked(to);
+            stack.push(child);
+        }
+    }
+    out
+}
+
+/// A random game of up to `plies` plies from `start`, stopping before a move that ends it
+/// (so the result is still in progress unless `start` is over).
+pub fn random_line(start: &Position, plies: usize, rng: &mut ChaCha8Rng) -> Position {
+    let mut pos = *start;
+    for _ in 0..plies {
+        let moves: Vec<u8> = pos.legal_moves().iter().collect();
+        if moves.is_empty() {
+            break;
+        }
+        let next = pos
+            .play_index(moves[rng.random_range(0..moves.len())])
+            .unwrap();
+        if next.is_over() {
+            break;
+        }
+        pos = next;
+    }
+    pos
+}
+
+/// Free cells of `board` for a snail on `snail`: every other cell free with a probability
+/// drawn from `density` (in percent), the goals free unless the snail stands on one.
+pub fn random_free(
+    rng: &mut ChaCha8Rng,
+    board: &Board,
+    snail: u8,
+    density: std::ops::Range<u32>,
+) -> u64 {
+    let density = rng.random_range(density);
+    let mut free = 0u64;
+    for cell in 0..board.size() {
+        if cell != u32::from(snail) && rng.random_range(0..100) < density {
+            free |= 1 << cell;
+        }
+    }
+    free | board.goals().0 & !(1 << snail)
+}
