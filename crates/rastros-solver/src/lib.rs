@@ -35,6 +35,7 @@
 //! - [`solver`]: the [`Solver`] API (value, winning moves, DTE, optimal moves, PV);
 //! - [`parallel`]: parallel perft;
 //! - [`player`]: the computer player (exact verdicts, levels perfect / strong / easy);
+//! - [`puzzles`]: puzzles from exact solves (a unique winning move) and their file;
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
 //! - [`fsio`]: files written whole or not at all, I/O errors that name their path, locks;
 //! - [`units`]: splitting a solve into work units for many machines, and merging;
@@ -55,6 +56,7 @@ pub mod fsio;
 pub mod key;
 pub mod parallel;
 pub mod player;
+pub mod puzzles;
 pub mod roots;
 pub mod score;
 mod search;
