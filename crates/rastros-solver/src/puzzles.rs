@@ -163,9 +163,9 @@ impl Puzzle {
             }
             end.play_unchecked(m);
         }
-        let won = matches!(end.outcome(), Outcome::Won { winner, .. } if winner == pos.side_to_move());
-        if self.line.first() != Some(&self.solution) || self.line.len() as u32 != self.dte || !won
-        {
+        let won =
+            matches!(end.outcome(), Outcome::Won { winner, .. } if winner == pos.side_to_move());
+        if self.line.first() != Some(&self.solution) || self.line.len() as u32 != self.dte || !won {
             return claim(format!(
                 "the line is not a win in {} starting with the solution",
                 self.dte
@@ -214,6 +214,9 @@ pub struct PuzzleConfig {
     pub max_dte: u32,
     /// Games played at most before giving up on finding `count` puzzles.
     pub max_games: usize,
+    /// Only positions whose snail can reach at most this many free cells are solved: the
+    /// solve of a wide-open position can take minutes, and its puzzle as long to check.
+    pub max_region: u32,
 }
 
 impl Default for PuzzleConfig {
@@ -222,8 +225,9 @@ impl Default for PuzzleConfig {
             count: 10,
             seed: 0,
             min_dte: 1,
-            max_dte: 11,
+            max_dte: 15,
             max_games: 100_000,
+            max_region: 40,
         }
     }
 }
@@ -389,7 +393,11 @@ fn candidates(
     }
     let mut found = Vec::new();
     for ply in first..game.len() {
-        if pos.legal_moves().len() >= 2 && !seen.contains(&canonical(&pos).0) {
+        let region = pos.board().reachable(pos.free(), pos.snail()).len();
+        if region <= config.max_region
+            && pos.legal_moves().len() >= 2
+            && !seen.contains(&canonical(&pos).0)
+        {
             let winning = solver
                 .analyze(&pos, Mode::Winning)?
                 .winning_moves
@@ -496,9 +504,8 @@ impl PuzzleSet {
     /// The file's text: a JSON object with `format`, `version` and `puzzles`, one puzzle a
     /// line.
     pub fn to_json(&self) -> String {
-        let mut out = format!(
-            "{{\n  \"format\": \"{FORMAT}\",\n  \"version\": {VERSION},\n  \"puzzles\": ["
-        );
+        let mut out =
+            format!("{{\n  \"format\": \"{FORMAT}\",\n  \"version\": {VERSION},\n  \"puzzles\": [");
         for (i, p) in self.puzzles.iter().enumerate() {
             let names = |cells: &[u8]| -> Vec<String> {
                 cells.iter().map(|&c| p.board.cell(c).to_string()).collect()
@@ -565,8 +572,7 @@ fn read_record(r: &Record) -> Result<Puzzle, String> {
             .map_err(|e| format!("{field} '{name}': {e}"))
     };
     let start = cell(&r.start, "start")?;
-    let mut pos =
-        Position::start(board, board.cell(start)).map_err(|e| format!("start: {e}"))?;
+    let mut pos = Position::start(board, board.cell(start)).map_err(|e| format!("start: {e}"))?;
     let mut moves = Vec::with_capacity(r.moves.len());
     for (i, name) in r.moves.iter().enumerate() {
         let to = cell(name, "moves")?;
@@ -666,7 +672,11 @@ mod tests {
         let solver = solver(6, 6);
         let good = found(3, 1).remove(0);
         let pos = good.position();
-        let other = pos.legal_moves().iter().find(|&m| m != good.solution).unwrap();
+        let other = pos
+            .legal_moves()
+            .iter()
+            .find(|&m| m != good.solution)
+            .unwrap();
         let mut wrong: Vec<Puzzle> = Vec::new();
         let mut change = |f: &dyn Fn(&mut Puzzle)| {
             let mut p = good.clone();
@@ -710,7 +720,11 @@ mod tests {
             text.replacen(&moves, "\"moves\":[\"a1\"]", 1),
             text.replacen(&moves, "\"moves\":[\"z9\"]", 1),
             text.replacen("\"board\":\"6x6\"", "\"board\":\"9x9\"", 1),
-            text.replacen(&format!("\"id\":\"{}\"", set.puzzles[1].id), &format!("\"id\":\"{}\"", first.id), 1),
+            text.replacen(
+                &format!("\"id\":\"{}\"", set.puzzles[1].id),
+                &format!("\"id\":\"{}\"", first.id),
+                1,
+            ),
             "[".to_string(),
         ];
         for bad in cases {
@@ -746,6 +760,15 @@ mod tests {
             ..PuzzleConfig::default()
         };
         let e = generate(&solver, start, &config, &[], &mut |_| {}).unwrap_err();
-        assert!(matches!(e, GenerateError::TooFew { found: 0, games: 20 }), "{e}");
+        assert!(
+            matches!(
+                e,
+                GenerateError::TooFew {
+                    found: 0,
+                    games: 20
+                }
+            ),
+            "{e}"
+        );
     }
 }

@@ -8,6 +8,7 @@ pub mod convert;
 pub mod perft;
 pub mod play;
 pub mod referee;
+pub mod puzzles;
 pub mod serve;
 pub mod solve;
 pub mod survey;
