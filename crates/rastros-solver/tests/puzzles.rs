@@ -27,7 +27,10 @@ fn the_committed_puzzles_cover_the_boards_asked_for() {
         *per_start.entry(key).or_default() += 1;
     }
     for key in ["5x5 c3", "6x6 d4", "7x7 d4", "8x8 d4", "8x8 e5"] {
-        assert!(per_start.get(key).copied().unwrap_or(0) >= 30, "{key}: {per_start:?}");
+        assert!(
+            per_start.get(key).copied().unwrap_or(0) >= 30,
+            "{key}: {per_start:?}"
+        );
     }
 }
 
