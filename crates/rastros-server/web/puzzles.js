@@ -258,7 +258,9 @@ async function refute(cell, mine) {
     line.push(state.move);
   }
   if (mine !== generation) return;
-  current.said = msg("page-puzzle-loses", { cell, line: line.join(" ") });
+  current.said = line.length
+    ? msg("page-puzzle-loses", { cell, line: line.join(" ") })
+    : msg("page-puzzle-loses-goal", { cell });
   current.busy = false;
   shown(state, mine);
 }
