@@ -69,7 +69,8 @@ pub const LOOK_BACK_SLACK: u32 = 6;
 /// assert_eq!(difficulty(11, 7), 8);
 /// ```
 pub fn difficulty(dte: u32, alternatives: u32) -> u32 {
-    (dte + 1) / 2 - 1 + (alternatives + 1).ilog2()
+    // Saturating, so that the numbers of a hostile file give an answer, not an overflow.
+    dte.div_ceil(2).saturating_sub(1) + alternatives.saturating_add(1).ilog2()
 }
 
 /// The stable identifier of a puzzle: its board, start and a 48-bit FNV-1a checksum of its
@@ -106,6 +107,11 @@ pub struct Puzzle {
 
 impl Puzzle {
     /// The position to solve.
+    ///
+    /// # Panics
+    ///
+    /// If `start` is a goal or `moves` are not legal from it: puzzles made by [`generate`]
+    /// or read by [`PuzzleSet::from_json`] never are.
     pub fn position(&self) -> Position {
         let mut pos = Position::start(self.board, self.board.cell(self.start))
             .expect("a puzzle's start is checked when it is made or read");
@@ -140,7 +146,7 @@ impl Puzzle {
             ));
         }
         let legal = pos.legal_moves().len();
-        if self.alternatives + 1 != legal {
+        if self.alternatives.checked_add(1) != Some(legal) {
             return claim(format!(
                 "{legal} legal moves, not {} alternatives and the solution",
                 self.alternatives
@@ -392,7 +398,7 @@ fn candidates(
         pos.play_unchecked(m);
     }
     let mut found = Vec::new();
-    for ply in first..game.len() {
+    for (ply, &m) in game.iter().enumerate().skip(first) {
         let region = pos.board().reachable(pos.free(), pos.snail()).len();
         if region <= config.max_region
             && pos.legal_moves().len() >= 2
@@ -409,7 +415,7 @@ fn candidates(
                 }
             }
         }
-        pos.play_unchecked(game[ply]);
+        pos.play_unchecked(m);
     }
     found.sort_by_key(|&(ply, dte, _)| (dte, ply));
     Ok(found)
@@ -691,6 +697,9 @@ mod tests {
         change(&|p| {
             p.line.pop();
         });
+        change(&|p| p.dte = 0);
+        change(&|p| p.alternatives = u32::MAX);
+        change(&|p| p.difficulty = u32::MAX);
         for p in wrong {
             assert!(
                 matches!(p.verify(&solver), Err(ClaimError::Wrong(..))),
