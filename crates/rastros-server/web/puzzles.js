@@ -93,8 +93,14 @@ function fillFilters() {
     new Option(t("page-puzzle-all-difficulties"), ""),
     ...levels.map((level) => new Option(String(level), String(level))),
   );
-  $("puzzle-board-filter").value = board;
-  $("puzzle-difficulty-filter").value = difficulty;
+  // A filter kept from an older list that names nothing in this one is dropped.
+  const kept = {
+    board: boards.includes(board) ? board : "",
+    difficulty: levels.map(String).includes(difficulty) ? difficulty : "",
+  };
+  store(FILTERS, kept);
+  $("puzzle-board-filter").value = kept.board;
+  $("puzzle-difficulty-filter").value = kept.difficulty;
 }
 
 /** Opens the mode on the puzzle of the address ("" for the first unsolved one). */
