@@ -748,6 +748,7 @@ async fn the_page_is_served_from_the_binary_and_small() {
         ("/app.js", "text/javascript"),
         ("/board.js", "text/javascript"),
         ("/api.js", "text/javascript"),
+        ("/puzzles.js", "text/javascript"),
         ("/icon.svg", "image/svg+xml"),
     ] {
         let a = get(&app, path).await;
