@@ -5,7 +5,7 @@
 // progress and filters are kept in localStorage.
 
 import * as api from "./api.js";
-import { drawBoard, keyTarget } from "./board.js";
+import { boardSize, drawBoard, keyTarget } from "./board.js";
 import { t } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
@@ -375,10 +375,11 @@ function main() {
   document.addEventListener("keydown", (event) => {
     if ($("puzzle").hidden || !$("rules").hidden || !current || !current.state) return;
     if (event.target.closest("input, select, textarea")) return;
-    const target = keyTarget(event, current.state.snail);
+    const target = keyTarget(event, current.state.snail, boardSize(current.state.board));
     if (target === null) return;
     event.preventDefault();
-    play(target);
+    // A step off the board ("") is no move.
+    if (target) play(target);
   });
   document.addEventListener("rastros-texts", () => {
     fillFilters();
