@@ -55,6 +55,8 @@ enum Command {
     Bot(cmd::bot::BotArgs),
     /// Run a tournament between two bots (programs run as `CMD IN OUT`, or the engine).
     Referee(cmd::referee::RefereeArgs),
+    /// Find puzzles from exact solves: positions where exactly one move wins.
+    Puzzles(cmd::puzzles::PuzzlesArgs),
 }
 
 fn main() -> ExitCode {
@@ -93,6 +95,7 @@ fn main() -> ExitCode {
         Command::Convert(a) => cmd::convert::run(a),
         Command::Bot(a) => cmd::bot::run(a),
         Command::Referee(a) => cmd::referee::run(a),
+        Command::Puzzles(a) => cmd::puzzles::run(a),
     };
     // A last flush, so that a full or closed standard output is an error, not a silence.
     let result = result.and_then(|()| report::flush_stdout());

@@ -43,13 +43,27 @@ const ASSETS: &[Asset] = &[
         body: include_bytes!("../web/api.js"),
     },
     Asset {
+        path: "/puzzles.js",
+        media_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../web/puzzles.js"),
+    },
+    Asset {
         path: "/icon.svg",
         media_type: "image/svg+xml",
         body: include_bytes!("../web/icon.svg"),
     },
 ];
 
-/// The total size of the page's files in bytes (the whole first load, before compression).
+/// The puzzles of the Puzzles mode, `tables/puzzles.json` of the repository: served like
+/// the page's files, but fetched only when the mode opens, so not part of the first load.
+const PUZZLES: Asset = Asset {
+    path: "/puzzles.json",
+    media_type: "application/json",
+    body: include_bytes!("../../../tables/puzzles.json"),
+};
+
+/// The total size of the page's files in bytes (the whole first load, before compression;
+/// the puzzle list, loaded later, is not part of it).
 pub fn total_bytes() -> usize {
     ASSETS.iter().map(|a| a.body.len()).sum()
 }
@@ -58,29 +72,32 @@ pub fn total_bytes() -> usize {
 /// checksum) and `Cache-Control: no-cache`: a browser asks again every time, and a request
 /// whose `If-None-Match` names the current tag gets `304 Not Modified` without the body.
 pub fn routes() -> Router<Arc<AppState>> {
-    ASSETS.iter().fold(Router::new(), |router, asset| {
-        let (media_type, body) = (asset.media_type, asset.body);
-        let tag = format!("\"{:016x}\"", rastros_solver::fsio::fnv1a64(body));
-        router.route(
-            asset.path,
-            get(move |headers: HeaderMap| async move {
-                let cached = headers
-                    .get_all(header::IF_NONE_MATCH)
-                    .iter()
-                    .filter_map(|v| v.to_str().ok())
-                    .flat_map(|v| v.split(','))
-                    .any(|t| t.trim() == tag || t.trim() == "*");
-                let headers = [
-                    (header::CONTENT_TYPE, media_type.to_string()),
-                    (header::CACHE_CONTROL, "no-cache".to_string()),
-                    (header::ETAG, tag),
-                ];
-                if cached {
-                    (StatusCode::NOT_MODIFIED, headers).into_response()
-                } else {
-                    (headers, body).into_response()
-                }
-            }),
-        )
-    })
+    ASSETS
+        .iter()
+        .chain([&PUZZLES])
+        .fold(Router::new(), |router, asset| {
+            let (media_type, body) = (asset.media_type, asset.body);
+            let tag = format!("\"{:016x}\"", rastros_solver::fsio::fnv1a64(body));
+            router.route(
+                asset.path,
+                get(move |headers: HeaderMap| async move {
+                    let cached = headers
+                        .get_all(header::IF_NONE_MATCH)
+                        .iter()
+                        .filter_map(|v| v.to_str().ok())
+                        .flat_map(|v| v.split(','))
+                        .any(|t| t.trim() == tag || t.trim() == "*");
+                    let headers = [
+                        (header::CONTENT_TYPE, media_type.to_string()),
+                        (header::CACHE_CONTROL, "no-cache".to_string()),
+                        (header::ETAG, tag),
+                    ];
+                    if cached {
+                        (StatusCode::NOT_MODIFIED, headers).into_response()
+                    } else {
+                        (headers, body).into_response()
+                    }
+                }),
+            )
+        })
 }

@@ -748,6 +748,7 @@ async fn the_page_is_served_from_the_binary_and_small() {
         ("/app.js", "text/javascript"),
         ("/board.js", "text/javascript"),
         ("/api.js", "text/javascript"),
+        ("/puzzles.js", "text/javascript"),
         ("/icon.svg", "image/svg+xml"),
     ] {
         let a = get(&app, path).await;
@@ -792,5 +793,44 @@ async fn page_files_answer_304_to_their_current_tag() {
         let other = send(&app, ask("\"0000000000000000\"")).await;
         assert_eq!(other.status, StatusCode::OK, "{path}");
         assert_eq!(other.body, first.body);
+    }
+}
+
+#[tokio::test]
+async fn the_puzzles_are_served_apart_and_the_page_can_judge_every_first_move() {
+    let app = router(&config());
+    let js = get(&app, "/puzzles.js").await;
+    assert_eq!(js.status, StatusCode::OK);
+    let list = get(&app, "/puzzles.json").await;
+    assert_eq!(list.status, StatusCode::OK);
+    let committed = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tables/puzzles.json"),
+    )
+    .unwrap();
+    assert_eq!(list.body, committed);
+    assert!(rastros_server::assets::total_bytes() < 200 * 1024 - list.body.len() / 2);
+    // What the page asks before the person's first move: every puzzle's position analysed
+    // exactly, within the server's time budget, its solution the only winning move.
+    let puzzles: Json = serde_json::from_slice(&list.body).unwrap();
+    let puzzles = puzzles["puzzles"].as_array().unwrap();
+    assert!(puzzles.len() >= 300);
+    for p in puzzles {
+        let game = json!({"board": p["board"], "start": p["start"], "moves": p["moves"]});
+        let a = post_json(&app, "/api/analyze", &game).await.json();
+        assert_eq!(a["exact"], true, "{}", p["id"]);
+        assert_eq!(
+            (&a["value"], &a["dte"]),
+            (&json!("win"), &p["dte"]),
+            "{}",
+            p["id"]
+        );
+        let wins: Vec<&Json> = a["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["value"] == "win")
+            .map(|m| &m["move"])
+            .collect();
+        assert_eq!(wins, [&p["solution"]], "{}", p["id"]);
     }
 }

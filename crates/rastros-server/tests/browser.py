@@ -34,6 +34,9 @@ Starts `rastros serve --listen 127.0.0.1:0`, loads the page and:
   inexact hint in seven languages; Portuguese texts and rules, and Portuguese for
   browsers set to pt, pt-PT and pt-BR;
 - measures the first load (under 200 KB) and times 74 answers on 7x7 (`measure:` lines);
+- opens a puzzle from its address and solves it, fails another with a losing first move
+  (refuted with its line), steps with Next and Previous, filters by board, opens the mode
+  from the header and goes back to the game (`check_puzzles`);
 - takes screenshots (desktop and a phone-sized window) into OUT_DIR, and checks the phone's
   tap targets and that the rules open at their top.
 
@@ -101,6 +104,109 @@ def start_server(binary):
         server.kill()
         raise SystemExit(f"browser test: the server did not start: {line!r} {server.stderr.read()}")
     return server, match.group(1)
+
+
+def post_json(url, body):
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+def check_puzzles(driver, url, wait, out_dir):
+    """The Puzzles mode through its hooks, #puzzle with data-id, data-state and data-busy.
+
+    A 5x5 puzzle of several moves is solved: the solution first, then at each turn a best move
+    of the server's analysis, until the page says solved (and keeps it in localStorage). A 7x7
+    puzzle is failed with a move other than the solution: the page refutes it by playing the
+    line out and says failed.
+    """
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    with urllib.request.urlopen(url + "puzzles.json", timeout=30) as answer:
+        puzzles = json.load(answer)["puzzles"]
+    solve = next(p for p in puzzles if p["board"] == "5x5" and p["dte"] >= 5)
+    fail = next(p for p in puzzles if p["board"] == "7x7" and p["dte"] >= 3)
+    puzzle = lambda: driver.find_element(By.ID, "puzzle")
+    played = lambda: [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#puzzle-moves li")]
+
+    def ready(_):
+        p = puzzle()
+        if p.get_attribute("data-busy") != "false" or not p.get_attribute("data-id"):
+            return False
+        return p.get_attribute("data-state") != "solving" or driver.find_elements(
+            By.CSS_SELECTOR, '#puzzle-board [data-legal="true"]'
+        )
+
+    driver.get(url + "#puzzle=" + solve["id"])
+    driver.refresh()
+    wait.until(ready)
+    check("puzzle: the address opens it", puzzle().get_attribute("data-id") == solve["id"])
+    check("puzzle: it starts solving", puzzle().get_attribute("data-state") == "solving")
+    check("puzzle: the game is hidden", not driver.find_element(By.ID, "game").is_displayed())
+    task = driver.find_element(By.ID, "puzzle-task").text
+    check("puzzle: the task names the distance", f"wins in {solve['dte']} plies" in task, task)
+    for step in range(solve["dte"]):
+        if step == 0:
+            cell = solve["solution"]
+        else:
+            game = {"board": solve["board"], "start": solve["start"], "moves": solve["moves"] + played()}
+            cell = post_json(url + "api/analyze", game)["best_moves"][0]
+        driver.find_element(By.CSS_SELECTOR, f'#puzzle-board [data-cell="{cell}"]').click()
+        wait.until(ready)
+        if puzzle().get_attribute("data-state") != "solving":
+            break
+    said = driver.find_element(By.ID, "puzzle-said").text
+    check("puzzle: solved along a fastest line", puzzle().get_attribute("data-state") == "solved", said)
+    check("puzzle: the page says solved", "Solved!" in said, said)
+    stored = driver.execute_script("return JSON.parse(localStorage.getItem('rastros-puzzles'))")
+    check("puzzle: the progress is kept", stored.get(solve["id"]) == "solved", str(stored))
+    progress = driver.find_element(By.ID, "puzzle-progress").text
+    check("puzzle: the progress is shown", progress.startswith("Solved: 1 of"), progress)
+    driver.save_screenshot(os.path.join(out_dir, "browser-puzzle-solved.png"))
+
+    driver.get(url + "#puzzle=" + fail["id"])
+    wait.until(lambda d: puzzle().get_attribute("data-id") == fail["id"] and ready(d))
+    legal = [
+        c.get_attribute("data-cell")
+        for c in driver.find_elements(By.CSS_SELECTOR, '#puzzle-board [data-legal="true"]')
+    ]
+    # A move that loses after a refutation, not at once by entering player 2's goal.
+    loser = next(c for c in legal if c not in (fail["solution"], "g7"))
+    driver.find_element(By.CSS_SELECTOR, f'#puzzle-board [data-cell="{loser}"]').click()
+    wait.until(ready)
+    said = driver.find_element(By.ID, "puzzle-said").text
+    check("puzzle: a losing move fails it", puzzle().get_attribute("data-state") == "failed", said)
+    line = played()
+    check(
+        "puzzle: the losing move is refuted with its line",
+        said.startswith(f"{loser} loses. The refutation: {' '.join(line[1:])}.") and len(line) >= 2,
+        f"{said} / {line}",
+    )
+    driver.save_screenshot(os.path.join(out_dir, "browser-puzzle-failed.png"))
+    driver.find_element(By.ID, "puzzle-retry").click()
+    wait.until(ready)
+    check("puzzle: Try again starts it over", puzzle().get_attribute("data-state") == "solving" and not played())
+
+    driver.find_element(By.ID, "puzzle-next").click()
+    wait.until(lambda d: puzzle().get_attribute("data-id") != fail["id"] and ready(d))
+    driver.find_element(By.ID, "puzzle-previous").click()
+    wait.until(lambda d: puzzle().get_attribute("data-id") == fail["id"] and ready(d))
+    check("puzzle: Next then Previous come back", True)
+    Select(driver.find_element(By.ID, "puzzle-board-filter")).select_by_value("8x8 e5")
+    wait.until(lambda d: puzzle().get_attribute("data-id").startswith("8x8-e5-") and ready(d))
+    check("puzzle: the board filter shows 8x8 from e5", True)
+    Select(driver.find_element(By.ID, "puzzle-board-filter")).select_by_value("")
+    driver.find_element(By.ID, "puzzle-back").click()
+    wait.until(lambda d: d.find_element(By.ID, "game").is_displayed())
+    check("puzzle: Back returns to the game", not puzzle().is_displayed())
+    driver.find_element(By.ID, "puzzles-button").click()
+    wait.until(ready)
+    check("puzzle: the header button opens the mode", puzzle().is_displayed())
+    driver.find_element(By.ID, "puzzle-back").click()
+    wait.until(lambda d: d.find_element(By.ID, "game").is_displayed())
 
 
 def main():
@@ -824,6 +930,8 @@ def main():
                 check(f"a browser set to {accept} gets Portuguese", other.find_element(By.TAG_NAME, "html").get_attribute("lang") == "pt")
             finally:
                 other.quit()
+
+        check_puzzles(driver, url, wait, out_dir)
 
         # A phone-sized window: the board fits the width.
         driver.set_window_size(390, 844)

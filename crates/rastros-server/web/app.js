@@ -17,8 +17,11 @@ let texts = {};
 let languages = [];
 let lang = "en";
 
-/** The text `key` with `{name}` placeholders filled from `args` (a kept message is translated). */
-function t(key, args = {}) {
+/**
+ * The text `key` with `{name}` placeholders filled from `args` (a kept message is
+ * translated); puzzles.js uses it too.
+ */
+export function t(key, args = {}) {
   const text = texts[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => {
     const value = args[name];
@@ -81,12 +84,16 @@ function hashOf(g) {
   return `#${params.toString().replaceAll("%2C", ",")}`;
 }
 
+/** Whether the address opens the Puzzles mode (`#puzzle=ID`, puzzles.js), not a game. */
+const puzzleOpen = () => location.hash.startsWith("#puzzle=");
+
 /**
  * Writes the game to the address: a new history entry when `push` (a move), else in place.
  * (pushState and replaceState fire no `hashchange`: that event is Back, Forward or an
  * address typed or opened.)
  */
 function writeHash(push) {
+  if (puzzleOpen()) return;
   const hash = hashOf(game);
   if (location.hash === hash) return;
   if (push) history.pushState(null, "", hash);
@@ -714,6 +721,7 @@ async function setLanguage(code) {
   );
   if (!$("rules").hidden) await showRules();
   render();
+  document.dispatchEvent(new Event("rastros-texts"));
 }
 
 async function showRules() {
@@ -756,7 +764,7 @@ function onKey(event) {
     onRulesKey(event);
     return;
   }
-  if (event.target.closest("input, select, textarea")) return;
+  if (event.target.closest("input, select, textarea") || puzzleOpen()) return;
   const state = view.state;
   if (!state) return;
   const target = keyTarget(event, state.snail, boardSize(state.board), game.flip);
@@ -849,6 +857,7 @@ async function main() {
   // Back and Forward, or an address typed or pasted: show that game, and let the computer
   // wait (it moves again after the person's move, or with "Computer plays from here").
   window.addEventListener("hashchange", () => {
+    if (puzzleOpen()) return;
     setBusy(false);
     generation++;
     const old = game;
@@ -858,6 +867,7 @@ async function main() {
     load(g);
   });
   await setLanguage(startLanguage()).catch(() => setLanguage("en"));
+  if (puzzleOpen()) return;
   const g = game;
   await load(g, { autoplay: true });
 }

@@ -41,6 +41,7 @@
 //! Above it, in this crate, files and long runs, and the player (which reads opening books):
 //!
 //! - [`player`]: the computer player (exact verdicts, levels perfect / strong / easy);
+//! - [`puzzles`]: puzzles from exact solves (a unique winning move) and their file;
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
 //! - [`fsio`]: files written whole or not at all, I/O errors that name their path, locks;
 //! - [`units`]: splitting a solve into work units for many machines, and merging;
@@ -59,6 +60,7 @@ pub mod certify;
 pub mod claim;
 pub mod fsio;
 pub mod player;
+pub mod puzzles;
 pub mod roots;
 pub mod survey;
 pub mod units;

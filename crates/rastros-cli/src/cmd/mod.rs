@@ -7,6 +7,7 @@ pub mod certify;
 pub mod convert;
 pub mod perft;
 pub mod play;
+pub mod puzzles;
 pub mod referee;
 #[cfg(feature = "serve")]
 pub mod serve;
