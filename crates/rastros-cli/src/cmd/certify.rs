@@ -63,7 +63,12 @@ pub fn run(args: CertifyArgs) -> Result<(), CliError> {
         .collect::<Result<Vec<u8>, _>>()?;
     let solver = args.search.solver(board)?;
     let records = Arc::new(AtomicU64::new(0));
-    let spinner = Spinner::start(Arc::clone(&records), solver.progress_handle());
+    let spinner = Spinner::start(
+        "certifying",
+        "positions written",
+        Arc::clone(&records),
+        solver.progress_handle(),
+    );
     let began = Instant::now();
     let result = certify(&solver, &start, &moves, Some(&records));
     spinner.finish();
@@ -125,14 +130,21 @@ fn moves_text(pos: &Position, moves: &[u8]) -> String {
         .join(" ")
 }
 
-/// A spinner on stderr with the records written and the solver's nodes.
-struct Spinner {
+/// A spinner on stderr with a count of what is written and the solver's nodes (also used by
+/// `rastros book winner`).
+pub(crate) struct Spinner {
     done: Arc<AtomicBool>,
     handle: std::thread::JoinHandle<()>,
 }
 
 impl Spinner {
-    fn start(records: Arc<AtomicU64>, nodes: Arc<AtomicU64>) -> Spinner {
+    /// Shows "`doing`: N `what`, M solver nodes", N from `records`, until [`finish`](Spinner::finish).
+    pub(crate) fn start(
+        doing: &'static str,
+        what: &'static str,
+        records: Arc<AtomicU64>,
+        nodes: Arc<AtomicU64>,
+    ) -> Spinner {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
         let handle = std::thread::spawn(move || {
@@ -143,7 +155,7 @@ impl Spinner {
             );
             while !flag.load(Relaxed) {
                 bar.set_message(format!(
-                    "certifying: {} positions written, {} solver nodes",
+                    "{doing}: {} {what}, {} solver nodes",
                     records.load(Relaxed),
                     nodes.load(Relaxed)
                 ));
@@ -155,7 +167,7 @@ impl Spinner {
         Spinner { done, handle }
     }
 
-    fn finish(self) {
+    pub(crate) fn finish(self) {
         self.done.store(true, Relaxed);
         let _ = self.handle.join();
     }
