@@ -478,7 +478,10 @@ impl Known {
     }
 
     fn unkey(k: [u8; 9]) -> (u64, u8) {
-        (u64::from_le_bytes(k[..8].try_into().expect("8 bytes")), k[8])
+        (
+            u64::from_le_bytes(k[..8].try_into().expect("8 bytes")),
+            k[8],
+        )
     }
 
     fn get(&self, region: u64, snail: u8) -> Option<(u32, bool)> {

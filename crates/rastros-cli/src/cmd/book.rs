@@ -279,8 +279,7 @@ fn winner(args: WinnerArgs) -> Result<(), CliError> {
             args.out.display()
         ))
     })?;
-    book.save(&args.out)
-        .map_err(|e| book_error(&args.out, e))?;
+    book.save(&args.out).map_err(|e| book_error(&args.out, e))?;
     let seconds = began.elapsed().as_secs_f64();
     let bytes = book.to_bytes().len();
     if args.json {

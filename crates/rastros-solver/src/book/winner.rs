@@ -78,7 +78,10 @@ fn entry_error(board: &Board, key: Key, to: u8) -> Option<String> {
         return Some(format!("snail cell {} is not a playing cell", key.snail));
     }
     if key.region & !board.cells().0 != 0 || key.region >> key.snail & 1 == 1 {
-        return Some(format!("region {:#x} is not a set of free cells", key.region));
+        return Some(format!(
+            "region {:#x} is not a set of free cells",
+            key.region
+        ));
     }
     let legal = board.neighbours(key.snail).0 & key.region;
     if u32::from(to) >= size || legal >> to & 1 == 0 || u32::from(to) == size - 1 {
