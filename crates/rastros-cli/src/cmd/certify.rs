@@ -1,5 +1,6 @@
 //! `rastros certify`: writes a certificate of who wins a position, for `rastros-verify`.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -131,7 +132,7 @@ fn moves_text(pos: &Position, moves: &[u8]) -> String {
 }
 
 /// A spinner on stderr with a count of what is written and the solver's nodes (also used by
-/// `rastros book winner`).
+/// `rastros book winner`); off a terminal, a line every 30 seconds.
 pub(crate) struct Spinner {
     done: Arc<AtomicBool>,
     handle: std::thread::JoinHandle<()>,
@@ -153,12 +154,21 @@ impl Spinner {
                 ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
                     .expect("valid template"),
             );
+            // Off a terminal the bar is hidden: a line every 30 seconds instead, for logs.
+            let log = !std::io::stderr().is_terminal();
+            let began = Instant::now();
+            let mut next_line = Duration::from_secs(30);
             while !flag.load(Relaxed) {
-                bar.set_message(format!(
+                let msg = format!(
                     "{doing}: {} {what}, {} solver nodes",
                     records.load(Relaxed),
                     nodes.load(Relaxed)
-                ));
+                );
+                if log && began.elapsed() >= next_line {
+                    eprintln!("{:.0} s {msg}", began.elapsed().as_secs_f64());
+                    next_line += Duration::from_secs(30);
+                }
+                bar.set_message(msg);
                 bar.tick();
                 std::thread::sleep(Duration::from_millis(100));
             }
