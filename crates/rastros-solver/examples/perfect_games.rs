@@ -1,6 +1,7 @@
 //! Games of the perfect engine from the winning side of a start, against random or strong
-//! moves, with the time of every engine move; or, with `--measure`, the time a cold solver
-//! takes to answer each of the winner's positions of such games (docs/PLAY.md and
+//! moves, with the time of every engine move; or, with `--measure`, the time (wall and
+//! CPU) a cold engine without tables takes to choose an exact move in each of the winner's
+//! positions of such games (docs/PLAY.md and
 //! docs/EXPERIMENTS.md give the commands and the figures).
 //!
 //! ```text
@@ -108,6 +109,22 @@ fn summary(mut xs: Vec<f64>) -> serde_json::Value {
     })
 }
 
+/// CPU seconds the process has used (user and system, from `/proc/self/stat`; NaN where
+/// that file is missing): on a shared machine, the time a one-thread solve would take
+/// alone.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return f64::NAN;
+    };
+    // The fields after the command name (which may hold spaces) closed by ')'.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
+    // utime and stime are fields 14 and 15 of the line, 11 and 12 after the name; the
+    // kernel counts them in USER_HZ ticks, 100 a second on Linux.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 fn run() -> Result<serde_json::Value, String> {
     let o = options()?;
     let board = parse_board(&o.board).map_err(|e| format!("--board {}: {e}", o.board))?;
@@ -140,6 +157,7 @@ fn run() -> Result<serde_json::Value, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
     let mut times = Vec::new();
     let mut per_ply: Vec<Vec<f64>> = Vec::new();
+    let mut per_ply_cpu: Vec<Vec<f64>> = Vec::new();
     let mut over_cap: Vec<usize> = Vec::new();
     let (mut won, mut inexact, mut plies) = (0, 0, 0);
     let began = Instant::now();
@@ -153,17 +171,19 @@ fn run() -> Result<serde_json::Value, String> {
                 if o.measure {
                     let ply = pos.ply() as usize;
                     let mut cold = Engine::new(board, config, None).map_err(|e| e.to_string())?;
-                    let t = Instant::now();
-                    let v = cold
-                        .verdict(&pos, Some(t + o.cap))
+                    let (t, cpu) = (Instant::now(), cpu_seconds());
+                    let c = cold
+                        .choose(&pos, Level::Perfect, 0, Some(t + o.cap))
                         .map_err(|e| e.to_string())?;
                     let secs = t.elapsed().as_secs_f64();
                     if per_ply.len() <= ply {
                         per_ply.resize(ply + 1, Vec::new());
+                        per_ply_cpu.resize(ply + 1, Vec::new());
                         over_cap.resize(ply + 1, 0);
                     }
                     per_ply[ply].push(secs);
-                    if !v.exact {
+                    per_ply_cpu[ply].push(cpu_seconds() - cpu);
+                    if !c.exact {
                         over_cap[ply] += 1;
                     }
                 }
@@ -221,6 +241,7 @@ fn run() -> Result<serde_json::Value, String> {
             .map(|(ply, xs)| {
                 let fast = xs.iter().filter(|&&x| x <= 0.5).count();
                 let mut s = summary(xs);
+                s["cpu"] = summary(per_ply_cpu[ply].clone());
                 s["ply"] = json!(ply);
                 s["within_0_5_s"] = json!(fast);
                 s["over_cap"] = json!(over_cap[ply]);

@@ -91,7 +91,8 @@ pub const CACHE_POSITIONS: usize = 4096;
 pub enum Level {
     /// Always an optimal move: the fastest win, or the slowest loss (exact solver), ties
     /// broken at random; where a winner's book of [`Engine::with_tables`] holds the
-    /// position, the book's move, a proven win that may not be the fastest.
+    /// position, the book's move, and where the optimal move is not found within half the
+    /// time, a move the solver proves winning: proven wins that may not be the fastest.
     Perfect,
     /// A [`STRONG_DEPTH`]-ply alpha-beta search; beyond its horizon it keeps the snail near
     /// its own goal.
@@ -441,8 +442,10 @@ impl Engine {
     ///
     /// Perfect plays an optimal move (or a winner's book's move, see [`Level::Perfect`]);
     /// strong the best move of its search; easy a random legal move half of the time and
-    /// what perfect plays otherwise. When an exact verdict is
-    /// needed and `deadline` passes first, the strong search chooses (`exact: false`).
+    /// what perfect plays otherwise. With a deadline, perfect asks for the optimal move
+    /// within half the time left and then, if that is not found, for any move the solver
+    /// proves winning (still `exact: true`, not always the fastest win); when the deadline
+    /// passes first, the strong search chooses (`exact: false`).
     pub fn choose(
         &mut self,
         pos: &Position,
@@ -470,11 +473,19 @@ impl Engine {
             if let Some(cell) = self.winner_books.iter().find_map(|b| b.probe(pos)) {
                 return Ok(Choice { cell, exact: true });
             }
-            if let Some(exact) = self.exact_verdict(pos, deadline)? {
+            // The optimal move within half the time; then, in what is left, any move the
+            // solver proves winning (a value search of each child is many times cheaper
+            // than the distance to the end).
+            let now = Instant::now();
+            let half = deadline.map(|d| now + d.saturating_duration_since(now) / 2);
+            if let Some(exact) = self.exact_verdict(pos, half)? {
                 return Ok(Choice {
                     cell: pick(&exact.best_moves),
                     exact: true,
                 });
+            }
+            if let Some(cell) = self.winning_move(pos, deadline)? {
+                return Ok(Choice { cell, exact: true });
             }
         }
         Ok(Choice {
@@ -541,6 +552,34 @@ impl Engine {
         };
         self.remember(*pos, exact.clone());
         Ok(Some(exact))
+    }
+
+    /// A move of `pos` the solver proves winning before `deadline`: the children are asked
+    /// for their value in the order of the strong search's scores, best first, and the
+    /// first one lost for the opponent is the move. `None` when the deadline passes first,
+    /// or when every child wins for the opponent (the position is lost).
+    fn winning_move(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+    ) -> Result<Option<u8>, EngineError> {
+        let mut order = strong_scores(pos, STRONG_DEPTH);
+        order.sort_by_key(|&(to, score)| (std::cmp::Reverse(score), to));
+        for (to, _) in order {
+            let mut child = *pos;
+            child.play_unchecked(to);
+            let lost = match terminal_score(&child) {
+                Some(score) => score.value == Value::Loss,
+                None => match self.solve(deadline, |s| s.value(&child))? {
+                    Some(value) => value == Value::Loss,
+                    None => return Ok(None),
+                },
+            };
+            if lost {
+                return Ok(Some(to));
+            }
+        }
+        Ok(None)
     }
 
     /// The exact parent-side score of every legal move of `pos`, lowest cell first, from
