@@ -160,6 +160,8 @@ fn run() -> Result<serde_json::Value, String> {
     let mut per_ply_cpu: Vec<Vec<f64>> = Vec::new();
     let mut over_cap: Vec<usize> = Vec::new();
     let (mut won, mut inexact, mut plies) = (0, 0, 0);
+    let mut inexact_plies: Vec<u32> = Vec::new();
+    let mut slow_plies: Vec<u32> = Vec::new();
     let began = Instant::now();
     for game in 0..o.games {
         let mut engine = Engine::new(board, config, None)
@@ -193,10 +195,15 @@ fn run() -> Result<serde_json::Value, String> {
                     .choose(&pos, Level::Perfect, rng.random(), deadline)
                     .map_err(|e| e.to_string())?;
                 if !o.measure {
-                    times.push(t.elapsed().as_secs_f64());
+                    let secs = t.elapsed().as_secs_f64();
+                    times.push(secs);
+                    if secs > 1.0 {
+                        slow_plies.push(pos.ply());
+                    }
                 }
                 if !choice.exact {
                     inexact += 1;
+                    inexact_plies.push(pos.ply());
                 }
                 choice.cell
             } else if o.strong {
@@ -224,6 +231,8 @@ fn run() -> Result<serde_json::Value, String> {
         "won": won,
         "mean_plies": plies as f64 / o.games.max(1) as f64,
         "inexact_moves": inexact,
+        "inexact_plies": inexact_plies,
+        "plies_of_moves_over_1_s": slow_plies,
         "seed": o.seed,
         "move_ms": o.move_time.as_millis() as u64,
         "hash_mb": o.hash_mb,

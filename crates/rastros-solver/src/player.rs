@@ -484,9 +484,15 @@ impl Engine {
                     exact: true,
                 });
             }
-            if let Some(cell) = self.winning_move(pos, deadline)? {
+            // The strong search orders the winning-move search and stands in after it.
+            let scores = strong_scores(pos, STRONG_DEPTH);
+            if let Some(cell) = self.winning_move(pos, &scores, deadline)? {
                 return Ok(Choice { cell, exact: true });
             }
+            return Ok(Choice {
+                cell: pick(&best_scored(scores)),
+                exact: false,
+            });
         }
         Ok(Choice {
             cell: pick(&strong_moves(pos, STRONG_DEPTH)),
@@ -555,15 +561,16 @@ impl Engine {
     }
 
     /// A move of `pos` the solver proves winning before `deadline`: the children are asked
-    /// for their value in the order of the strong search's scores, best first, and the
+    /// for their value in the order of the strong search's `scores`, best first, and the
     /// first one lost for the opponent is the move. `None` when the deadline passes first,
     /// or when every child wins for the opponent (the position is lost).
     fn winning_move(
         &mut self,
         pos: &Position,
+        scores: &[(u8, i32)],
         deadline: Option<Instant>,
     ) -> Result<Option<u8>, EngineError> {
-        let mut order = strong_scores(pos, STRONG_DEPTH);
+        let mut order = scores.to_vec();
         order.sort_by_key(|&(to, score)| (std::cmp::Reverse(score), to));
         for (to, _) in order {
             let mut child = *pos;
@@ -876,7 +883,11 @@ pub fn strong_scores(pos: &Position, depth: u32) -> Vec<(u8, i32)> {
 /// The moves of `pos` with the best `depth`-ply score (all of them when they tie), lowest
 /// cell first.
 pub fn strong_moves(pos: &Position, depth: u32) -> Vec<u8> {
-    let scores = strong_scores(pos, depth);
+    best_scored(strong_scores(pos, depth))
+}
+
+/// The moves of a list of strong-search scores with the best score, in the list's order.
+fn best_scored(scores: Vec<(u8, i32)>) -> Vec<u8> {
     let best = scores.iter().map(|&(_, s)| s).max().unwrap_or(0);
     scores
         .into_iter()
