@@ -119,7 +119,11 @@ fn cpu_seconds() -> f64 {
     // The fields after the command name (which may hold spaces) closed by ')'.
     let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
     let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
+    let ticks = |i: usize| {
+        f.get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(f64::NAN)
+    };
     // utime and stime are fields 14 and 15 of the line, 11 and 12 after the name; the
     // kernel counts them in USER_HZ ticks, 100 a second on Linux.
     (ticks(11) + ticks(12)) / 100.0
