@@ -375,13 +375,7 @@ pub fn certify(
         side.other()
     };
     let geo = Geometry::new(board);
-    let mut maker = Maker {
-        solver,
-        geo: &geo,
-        known: Known::default(),
-        records: Records::default(),
-        progress,
-    };
+    let mut maker = Maker::new(solver, &geo, progress);
     let region = board.reachable(pos.free(), pos.snail()).0;
     let (key, _) = geo.key(region, pos.snail(), side.index() as u8);
     maker.node(key.region, key.snail, value == Value::Win)?;
@@ -434,13 +428,7 @@ pub fn winner_strategy(
         Player::Two
     };
     let geo = Geometry::new(start.board());
-    let mut maker = Maker {
-        solver,
-        geo: &geo,
-        known: Known::default(),
-        records: Records::default(),
-        progress,
-    };
+    let mut maker = Maker::new(solver, &geo, progress);
     let mut walk = Strategy::default();
     let (key, _) = canonical(start);
     maker.strategy(key.region, key.snail, value == Value::Win, plies, &mut walk)?;
@@ -505,7 +493,17 @@ struct Maker<'a> {
     progress: Option<&'a AtomicU64>,
 }
 
-impl Maker<'_> {
+impl<'a> Maker<'a> {
+    fn new(solver: &'a Solver, geo: &'a Geometry, progress: Option<&'a AtomicU64>) -> Maker<'a> {
+        Maker {
+            solver,
+            geo,
+            known: Known::default(),
+            records: Records::default(),
+            progress,
+        }
+    }
+
     /// The canonical position after player 1 moves from (`region`, `snail`) to `to`.
     fn child(&self, region: u64, to: u8) -> (u64, u8) {
         let r = self.geo.reachable(region & !(1 << to), to);

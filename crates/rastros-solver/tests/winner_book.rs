@@ -31,22 +31,19 @@ fn tables() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tables")
 }
 
-/// Plays a game from `start` in which `winner` follows `book` while it holds the position
-/// and the solver's first winning move after it, and the loser plays at random; returns the
-/// winner of the game.
-fn play_out(book: &WinnerBook, solver: &Solver, rng: &mut ChaCha8Rng) -> Player {
-    let mut pos = book.start();
+/// Plays a game from `start`: `side` plays `choose`'s moves, the other side random legal
+/// moves; returns the winner.
+fn game(
+    start: Position,
+    side: Player,
+    rng: &mut ChaCha8Rng,
+    mut choose: impl FnMut(&Position) -> u8,
+) -> Player {
+    let mut pos = start;
     while pos.outcome() == Outcome::InProgress {
         let legal: Vec<u8> = pos.legal_moves().iter().collect();
-        let to = if pos.side_to_move() == book.winner() {
-            match book.probe(&pos) {
-                Some(to) => to,
-                None => {
-                    assert!(pos.ply() >= book.plies(), "book misses ply {}", pos.ply());
-                    let a = solver.analyze(&pos, rastros_solver::Mode::Winning).unwrap();
-                    a.winning_moves.unwrap()[0]
-                }
-            }
+        let to = if pos.side_to_move() == side {
+            choose(&pos)
         } else {
             legal[rng.random_range(0..legal.len())]
         };
@@ -57,6 +54,22 @@ fn play_out(book: &WinnerBook, solver: &Solver, rng: &mut ChaCha8Rng) -> Player 
         Outcome::Won { winner, .. } => winner,
         Outcome::InProgress => unreachable!(),
     }
+}
+
+/// Plays a game from `start` in which `winner` follows `book` while it holds the position
+/// and the solver's first winning move after it, and the loser plays at random; returns the
+/// winner of the game.
+fn play_out(book: &WinnerBook, solver: &Solver, rng: &mut ChaCha8Rng) -> Player {
+    game(book.start(), book.winner(), rng, |pos| {
+        match book.probe(pos) {
+            Some(to) => to,
+            None => {
+                assert!(pos.ply() >= book.plies(), "book misses ply {}", pos.ply());
+                let a = solver.analyze(pos, rastros_solver::Mode::Winning).unwrap();
+                a.winning_moves.unwrap()[0]
+            }
+        }
+    })
 }
 
 /// Small boards, the whole game and a few plies: every move keeps the win, the book is
@@ -223,26 +236,16 @@ fn engine_with_a_winners_book_wins_against_random_moves() {
             .unwrap()
             .with_tables(&tables);
         assert_eq!(engine.winner_books().len(), 1);
-        for game in 0..10 {
-            let mut pos = start;
-            while pos.outcome() == Outcome::InProgress {
-                let to = if pos.side_to_move() == book.winner() {
-                    let c = engine.choose(&pos, Level::Perfect, game, None).unwrap();
-                    assert!(c.exact);
-                    if let Some(m) = book.probe(&pos) {
-                        assert_eq!(c.cell, m, "the book's move first");
-                    }
-                    c.cell
-                } else {
-                    let legal: Vec<u8> = pos.legal_moves().iter().collect();
-                    legal[rng.random_range(0..legal.len())]
-                };
-                pos = pos.play_index(to).unwrap();
-            }
-            assert!(
-                matches!(pos.outcome(), Outcome::Won { winner, .. } if winner == book.winner()),
-                "{w}x{h} {cell} game {game}"
-            );
+        for seed in 0..10 {
+            let winner = game(start, book.winner(), &mut rng, |pos| {
+                let c = engine.choose(pos, Level::Perfect, seed, None).unwrap();
+                assert!(c.exact);
+                if let Some(m) = book.probe(pos) {
+                    assert_eq!(c.cell, m, "the book's move first");
+                }
+                c.cell
+            });
+            assert_eq!(winner, book.winner(), "{w}x{h} {cell} game {seed}");
         }
     }
 }
@@ -297,33 +300,17 @@ fn engine_with_committed_tables_wins_8x8() {
         // The solved start: every first move's exact DTE at once.
         let a = engine.analyze(&start, Some(Instant::now())).unwrap();
         assert!(a.exact && a.value == Some(Value::Loss));
-        for game in 0..2 {
-            let mut pos = start;
-            while pos.outcome() == Outcome::InProgress {
-                let to = if pos.side_to_move() == Player::Two {
-                    // Generous for a loaded test machine; docs/PLAY.md has the timings.
-                    let deadline = Instant::now() + Duration::from_secs(10);
-                    let c = engine
-                        .choose(&pos, Level::Perfect, game, Some(deadline))
-                        .unwrap();
-                    assert!(c.exact, "{cell} game {game} ply {}", pos.ply());
-                    c.cell
-                } else {
-                    let legal: Vec<u8> = pos.legal_moves().iter().collect();
-                    legal[rng.random_range(0..legal.len())]
-                };
-                pos = pos.play_index(to).unwrap();
-            }
-            assert!(
-                matches!(
-                    pos.outcome(),
-                    Outcome::Won {
-                        winner: Player::Two,
-                        ..
-                    }
-                ),
-                "{cell} game {game}"
-            );
+        for seed in 0..2 {
+            let winner = game(start, Player::Two, &mut rng, |pos| {
+                // Generous for a loaded test machine; docs/PLAY.md has the timings.
+                let deadline = Instant::now() + Duration::from_secs(10);
+                let c = engine
+                    .choose(pos, Level::Perfect, seed, Some(deadline))
+                    .unwrap();
+                assert!(c.exact, "{cell} game {seed} ply {}", pos.ply());
+                c.cell
+            });
+            assert_eq!(winner, Player::Two, "{cell} game {seed}");
         }
     }
 }
