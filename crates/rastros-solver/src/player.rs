@@ -484,10 +484,16 @@ impl Engine {
                     exact: true,
                 });
             }
-            // The strong search orders the winning-move search and stands in after it.
+            // The strong search orders the winning-move search and stands in after it. A
+            // search stopped before its time by the interrupt flag (Ctrl-C) goes straight to
+            // the strong search: the flag is cleared when a search ends, so a second search
+            // would not see it.
             let scores = strong_scores(pos, STRONG_DEPTH);
-            if let Some(cell) = self.winning_move(pos, &scores, deadline)? {
-                return Ok(Choice { cell, exact: true });
+            let timed_out = half.is_some_and(|h| Instant::now() >= h);
+            if timed_out {
+                if let Some(cell) = self.winning_move(pos, &scores, deadline)? {
+                    return Ok(Choice { cell, exact: true });
+                }
             }
             return Ok(Choice {
                 cell: pick(&best_scored(scores)),
