@@ -725,14 +725,28 @@ fn play_uses_the_winners_books_and_solved_starts_of_8x8() {
     let mut args = common.to_vec();
     args.extend(["--side", "2", "--move-time-ms", "1000"]);
     let out = play(&args, "quit\n");
-    assert!(out.contains("Player 1 (computer) moves the snail to d4."), "{out}");
+    assert!(
+        out.contains("Player 1 (computer) moves the snail to d4."),
+        "{out}"
+    );
     let mut args = common.to_vec();
     args.extend(["--side", "1", "--move-time-ms", "1000"]);
     let out = play(&args, "d4\nquit\n");
-    assert!(out.contains("Player 2 (computer) moves the snail to"), "{out}");
+    assert!(
+        out.contains("Player 2 (computer) moves the snail to"),
+        "{out}"
+    );
     assert!(!out.contains("No exact answer"), "{out}");
     let (_, err, code) = rastros(
-        &["play", "--board", "8x8", "--start", "e5", "--tables", "/nonexistent/tables"],
+        &[
+            "play",
+            "--board",
+            "8x8",
+            "--start",
+            "e5",
+            "--tables",
+            "/nonexistent/tables",
+        ],
         "quit\n",
     );
     assert_ne!(code, 0);
