@@ -254,3 +254,26 @@ pub fn check_depth(name: &str, depth: u32, board: &Board) -> Result<(), CliError
     }
     Ok(())
 }
+
+/// Where `play` and `serve` look for the engine's tables (winner's books and solved starts)
+/// when `--tables` is not given: the folder the default opening book is in.
+pub const DEFAULT_TABLES: &str = "tables";
+
+/// The engine's [`Tables`](rastros_solver::player::Tables) from `--tables DIR`, or from
+/// [`DEFAULT_TABLES`] when that folder exists (none when it does not); every error names
+/// the option and the file.
+pub fn engine_tables(
+    dir: Option<&std::path::Path>,
+) -> Result<std::sync::Arc<rastros_solver::player::Tables>, CliError> {
+    use rastros_solver::player::Tables;
+    let (dir, named) = match dir {
+        Some(d) => (d, true),
+        None => (std::path::Path::new(DEFAULT_TABLES), false),
+    };
+    if !named && !dir.is_dir() {
+        return Ok(Default::default());
+    }
+    Tables::load(dir)
+        .map(std::sync::Arc::new)
+        .map_err(|e| CliError(format!("--tables {}: {e}", dir.display())))
+}

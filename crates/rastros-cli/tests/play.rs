@@ -709,3 +709,46 @@ fn ctrl_c_stops_the_computer_at_once() {
     );
     assert!(!out.contains("(Computer) zieht"), "{out}");
 }
+
+/// The repository's `tables/` folder.
+fn tables_dir() -> String {
+    format!("{}/../../tables", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// With the committed tables on 8x8: as player 1 the computer opens with the longest
+/// defence (`d4` from `e5`, a loss in 54); as player 2 it answers from the winner's book at
+/// once, exactly; a `--tables` folder that is missing is an error naming the option.
+#[test]
+fn play_uses_the_winners_books_and_solved_starts_of_8x8() {
+    let tables = tables_dir();
+    let common = ["--board", "8x8", "--start", "e5", "--tables", &tables];
+    let mut args = common.to_vec();
+    args.extend(["--side", "2", "--move-time-ms", "1000"]);
+    let out = play(&args, "quit\n");
+    assert!(
+        out.contains("Player 1 (computer) moves the snail to d4."),
+        "{out}"
+    );
+    let mut args = common.to_vec();
+    args.extend(["--side", "1", "--move-time-ms", "1000"]);
+    let out = play(&args, "d4\nquit\n");
+    assert!(
+        out.contains("Player 2 (computer) moves the snail to"),
+        "{out}"
+    );
+    assert!(!out.contains("No exact answer"), "{out}");
+    let (_, err, code) = rastros(
+        &[
+            "play",
+            "--board",
+            "8x8",
+            "--start",
+            "e5",
+            "--tables",
+            "/nonexistent/tables",
+        ],
+        "quit\n",
+    );
+    assert_ne!(code, 0);
+    assert!(err.contains("--tables /nonexistent/tables"), "{err}");
+}

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rastros_core::{Board, Position};
-use rastros_solver::player::{self, Choice, EngineError, Level, PositionAnalysis};
+use rastros_solver::player::{self, Choice, EngineError, Level, PositionAnalysis, Tables};
 use rastros_solver::terminal_score;
 use rastros_solver::{Book, SolverConfig};
 
@@ -15,6 +15,7 @@ pub struct Engine {
     player: Option<player::Engine>,
     config: SolverConfig,
     book: Option<Arc<Book>>,
+    tables: Arc<Tables>,
 }
 
 impl fmt::Debug for Engine {
@@ -31,7 +32,15 @@ impl Engine {
             player: None,
             config,
             book,
+            tables: Arc::default(),
         }
+    }
+
+    /// The engine with `tables` (winner's books, solved starts) for the players it makes
+    /// ([`player::Engine::with_tables`]).
+    pub fn with_tables(mut self, tables: Arc<Tables>) -> Engine {
+        self.tables = tables;
+        self
     }
 
     /// The board of the player the engine keeps, if any.
@@ -45,7 +54,8 @@ impl Engine {
         if self.board() != Some(board) {
             self.player = None;
             let book = self.book.clone().filter(|b| b.board() == board);
-            self.player = Some(player::Engine::new(board, self.config, book)?);
+            self.player =
+                Some(player::Engine::new(board, self.config, book)?.with_tables(&self.tables));
         }
         Ok(self.player.as_mut().expect("just made"))
     }

@@ -32,6 +32,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use rastros_core::Board;
+use rastros_solver::player::Tables;
 use rastros_solver::{Book, BookError, SolverConfig};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -52,6 +53,8 @@ pub struct Config {
     pub slots: usize,
     /// The opening book, shared by every slot.
     pub book: Option<Arc<Book>>,
+    /// Winner's books and solved starts ([`Tables`]), shared by every slot.
+    pub tables: Arc<Tables>,
     /// Time budget of one answer; past it the strong search answers, not exact.
     pub move_time: Duration,
     /// How long a request waits for a free slot before it is refused as busy.
@@ -68,6 +71,7 @@ impl Default for Config {
                 .map(|n| n.get())
                 .unwrap_or(1),
             book: None,
+            tables: Arc::default(),
             move_time: Duration::from_millis(2000),
             busy_wait: Duration::from_millis(2000),
             body_limit: 4096,
@@ -154,7 +158,13 @@ fn slots(config: &Config) -> Slots {
         threads: 1,
         ..SolverConfig::default()
     };
-    Slots::new(slots, solver, config.book.clone(), config.busy_wait)
+    Slots::new(
+        slots,
+        solver,
+        config.book.clone(),
+        Arc::clone(&config.tables),
+        config.busy_wait,
+    )
 }
 
 fn router_with(config: &Config, slots: Slots) -> Router {

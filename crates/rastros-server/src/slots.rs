@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use rastros_core::Board;
 use rastros_solver::player::EngineError;
+use rastros_solver::player::Tables;
 use rastros_solver::{Book, SolverConfig};
 use tokio::sync::Semaphore;
 
@@ -29,26 +30,30 @@ pub struct Slots {
     permits: Arc<Semaphore>,
     config: SolverConfig,
     book: Option<Arc<Book>>,
+    tables: Arc<Tables>,
     wait: Duration,
 }
 
 impl Slots {
-    /// `count` engines (at least one), each solving with `config`.
+    /// `count` engines (at least one), each solving with `config` and answering from `book`
+    /// and `tables`.
     pub fn new(
         count: usize,
         config: SolverConfig,
         book: Option<Arc<Book>>,
+        tables: Arc<Tables>,
         wait: Duration,
     ) -> Slots {
         let count = count.max(1);
         let free = (0..count)
-            .map(|_| Engine::new(config, book.clone()))
+            .map(|_| Engine::new(config, book.clone()).with_tables(Arc::clone(&tables)))
             .collect();
         Slots {
             free: Mutex::new(free),
             permits: Arc::new(Semaphore::new(count)),
             config,
             book,
+            tables,
             wait,
         }
     }
@@ -86,7 +91,8 @@ impl Slots {
             let out = catch_unwind(AssertUnwindSafe(|| work(&mut engine)));
             let engine = match out {
                 Ok(_) => engine,
-                Err(_) => Engine::new(slots.config, slots.book.clone()),
+                Err(_) => Engine::new(slots.config, slots.book.clone())
+                    .with_tables(Arc::clone(&slots.tables)),
             };
             slots.give_back(engine);
             drop(permit);

@@ -18,6 +18,7 @@ fn config() -> Config {
         hash_mb: 32,
         slots: 2,
         book: None,
+        tables: Default::default(),
         move_time: Duration::from_secs(20),
         busy_wait: Duration::from_secs(20),
         body_limit: 4096,

@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rastros_core::matching::{tutte_berge_set, Matching, NONE};
 use rastros_core::{Board, Outcome, Player, Position};
 
+use crate::key::{canonical, Key};
 use crate::search::Geometry;
 use crate::{SolveError, Solver, Value};
 
@@ -374,13 +375,7 @@ pub fn certify(
         side.other()
     };
     let geo = Geometry::new(board);
-    let mut maker = Maker {
-        solver,
-        geo: &geo,
-        known: Known::default(),
-        records: Records::default(),
-        progress,
-    };
+    let mut maker = Maker::new(solver, &geo, progress);
     let region = board.reachable(pos.free(), pos.snail()).0;
     let (key, _) = geo.key(region, pos.snail(), side.index() as u8);
     maker.node(key.region, key.snail, value == Value::Win)?;
@@ -391,6 +386,70 @@ pub fn certify(
         winner,
         records: maker.records,
     })
+}
+
+/// The winner's side of the strategy a certificate writes, down to `plies` plies from the
+/// start: the winning move of every position the winner moves in, fewer than `plies` plies
+/// from the start, that the game reaches when the winner follows these moves and the loser
+/// plays anything. Each position is given once, under its canonical key, with its move in
+/// the key's orientation (sorted by key). The moves are the ones [`certify`] chooses, so the
+/// strategy is closed under the loser's replies; `progress`, if given, counts the moves
+/// found so far, and the solver's interrupt flag stops the work with
+/// [`SolveError::Interrupted`].
+///
+/// ```
+/// use rastros_core::{Board, Position};
+/// use rastros_solver::certify::winner_strategy;
+/// use rastros_solver::{Solver, SolverConfig};
+/// let board = Board::new(4, 4).unwrap();
+/// let solver = Solver::new(board, SolverConfig { hash_mb: 1, ..SolverConfig::default() }).unwrap();
+/// let start = Position::start(board, "b3".parse().unwrap()).unwrap();
+/// let (winner, moves) = winner_strategy(&solver, &start, 4, None).unwrap();
+/// assert_eq!(winner, rastros_core::Player::One); // player 1 moves at plies 0 and 2
+/// assert!(!moves.is_empty());
+/// ```
+pub fn winner_strategy(
+    solver: &Solver,
+    start: &Position,
+    plies: u32,
+    progress: Option<&AtomicU64>,
+) -> Result<(Player, Vec<(Key, u8)>), CertifyError> {
+    if start.ply() != 0 || start.side_to_move() != Player::One {
+        return Err(CertifyError::NotAStart);
+    }
+    let outcome = start.outcome();
+    if outcome != Outcome::InProgress {
+        return Err(CertifyError::GameOver(outcome));
+    }
+    let value = solver.value(start)?;
+    let winner = if value == Value::Win {
+        Player::One
+    } else {
+        Player::Two
+    };
+    let geo = Geometry::new(start.board());
+    let mut maker = Maker::new(solver, &geo, progress);
+    let mut walk = Strategy::default();
+    let (key, _) = canonical(start);
+    maker.strategy(key.region, key.snail, value == Value::Win, plies, &mut walk)?;
+    let mut moves: Vec<(Key, u8)> = walk
+        .moves
+        .into_iter()
+        .map(|(k, to)| {
+            let (region, snail) = Known::unkey(k);
+            (Key { region, snail }, to)
+        })
+        .collect();
+    moves.sort_unstable_by_key(|&(k, _)| (k.region, k.snail));
+    Ok((winner, moves))
+}
+
+/// What [`Maker::strategy`] has found: the winner's move of every position it moves in, and
+/// for every position walked the most plies it was walked to.
+#[derive(Default)]
+struct Strategy {
+    moves: HashMap<[u8; 9], u8>,
+    walked: HashMap<[u8; 9], u32>,
 }
 
 /// The record number of every position written, and whether the mover wins there: keys
@@ -404,6 +463,13 @@ impl Known {
         let mut k = [snail; 9];
         k[..8].copy_from_slice(&region.to_le_bytes());
         k
+    }
+
+    fn unkey(k: [u8; 9]) -> (u64, u8) {
+        (
+            u64::from_le_bytes(k[..8].try_into().expect("8 bytes")),
+            k[8],
+        )
     }
 
     fn get(&self, region: u64, snail: u8) -> Option<(u32, bool)> {
@@ -427,7 +493,17 @@ struct Maker<'a> {
     progress: Option<&'a AtomicU64>,
 }
 
-impl Maker<'_> {
+impl<'a> Maker<'a> {
+    fn new(solver: &'a Solver, geo: &'a Geometry, progress: Option<&'a AtomicU64>) -> Maker<'a> {
+        Maker {
+            solver,
+            geo,
+            known: Known::default(),
+            records: Records::default(),
+            progress,
+        }
+    }
+
     /// The canonical position after player 1 moves from (`region`, `snail`) to `to`.
     fn child(&self, region: u64, to: u8) -> (u64, u8) {
         let r = self.geo.reachable(region & !(1 << to), to);
@@ -500,6 +576,57 @@ impl Maker<'_> {
         };
         self.records.finish(idx, &record);
         Ok(idx)
+    }
+
+    /// Walks the strategy from (`region`, `snail`), player 1 to move and winning (`win`) or
+    /// losing, for `left` more plies: the winner's move where it moves (chosen once, as
+    /// [`node`](Maker::node) chooses it), every reply where the loser moves. A position
+    /// reached again is walked again only when more plies are left than the first time (a
+    /// position can be reached at different plies, since cut-off cells leave its key).
+    fn strategy(
+        &mut self,
+        region: u64,
+        snail: u8,
+        win: bool,
+        left: u32,
+        walk: &mut Strategy,
+    ) -> Result<(), CertifyError> {
+        let k = Known::key(region, snail);
+        if left == 0 || walk.walked.get(&k).is_some_and(|&done| done >= left) {
+            return Ok(());
+        }
+        if self.solver.interrupt_flag().load(Relaxed) {
+            return Err(SolveError::Interrupted.into());
+        }
+        walk.walked.insert(k, left);
+        if self.known.get(region, snail).is_none() {
+            // Only `winning_move` reads `known`, and only whether a position is lost.
+            self.known.insert(region, snail, 0, win);
+        }
+        let last = (self.geo.board.size() - 1) as u8;
+        let moves = self.geo.nb[snail as usize] & region;
+        if win {
+            if moves & 1 != 0 {
+                walk.moves.insert(k, 0);
+            } else {
+                let to = match walk.moves.get(&k) {
+                    Some(&to) => to,
+                    None => self.winning_move(region, moves & !(1 << last))?.0,
+                };
+                walk.moves.insert(k, to);
+                if let Some(p) = self.progress {
+                    p.store(walk.moves.len() as u64, Relaxed);
+                }
+                let (r, s) = self.child(region, to);
+                self.strategy(r, s, false, left - 1, walk)?;
+            }
+        } else {
+            for to in (0..last).filter(|&c| moves >> c & 1 == 1) {
+                let (r, s) = self.child(region, to);
+                self.strategy(r, s, true, left - 1, walk)?;
+            }
+        }
+        Ok(())
     }
 
     /// What orders the winner's candidate moves to (`region`, `snail`), the loser to move,

@@ -17,6 +17,12 @@
 //! The book, when it holds a position, answers without search. Exact verdicts are also
 //! kept in a small cache of at most [`CACHE_POSITIONS`] positions.
 //!
+//! [`Engine::with_tables`] adds what the project's `tables/` folder holds ([`Tables`]):
+//! winner's books ([`WinnerBook`]), from which the levels that play optimal moves take the
+//! winning side's move at once (a proven win, not always the fastest), and solved starts,
+//! whose every first move's exact value and DTE answer at once (so the losing side's first
+//! move is the longest defence).
+//!
 //! `Engine` is the computer that plays; the two sides of the game are
 //! [`rastros_core::Player`].
 //!
@@ -48,6 +54,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::SeqCst;
@@ -58,7 +65,8 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rastros_core::{Board, Outcome, Position};
 
-use crate::book::Book;
+use crate::book::{Book, BookError, WinnerBook};
+use crate::fsio::{self, IoError};
 use crate::score::{Score, Value};
 use crate::solver::{terminal_score, Mode, SetupError, SolveError, Solver, SolverConfig};
 
@@ -82,7 +90,9 @@ pub const CACHE_POSITIONS: usize = 4096;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
     /// Always an optimal move: the fastest win, or the slowest loss (exact solver), ties
-    /// broken at random.
+    /// broken at random; where a winner's book of [`Engine::with_tables`] holds the
+    /// position, the book's move, and where the optimal move is not found within half the
+    /// time, a move the solver proves winning: proven wins that may not be the fastest.
     Perfect,
     /// A [`STRONG_DEPTH`]-ply alpha-beta search; beyond its horizon it keeps the snail near
     /// its own goal.
@@ -273,6 +283,10 @@ struct Exact {
 pub struct Engine {
     solver: Solver,
     book: Option<Arc<Book>>,
+    /// Winner's books of this board, consulted by the levels that play optimal moves.
+    winner_books: Vec<Arc<WinnerBook>>,
+    /// Positions whose every move was solved elsewhere (the starts of `tables/`).
+    solved: HashMap<Position, Vec<(u8, Score)>>,
     cache: HashMap<Position, Exact>,
 }
 
@@ -281,6 +295,8 @@ impl fmt::Debug for Engine {
         f.debug_struct("Engine")
             .field("solver", &self.solver)
             .field("book", &self.book)
+            .field("winner_books", &self.winner_books.len())
+            .field("solved", &self.solved.len())
             .field("cached", &self.cache.len())
             .finish()
     }
@@ -305,8 +321,36 @@ impl Engine {
         Ok(Engine {
             solver: Solver::new(board, config)?,
             book,
+            winner_books: Vec::new(),
+            solved: HashMap::new(),
             cache: HashMap::new(),
         })
+    }
+
+    /// The engine with the [`Tables`] of its board: their winner's books answer the
+    /// levels that play optimal moves where the engine has the winning side, and their
+    /// solved starts answer every question about those starts at once. Tables of other
+    /// boards are left out.
+    pub fn with_tables(mut self, tables: &Tables) -> Engine {
+        let board = self.board();
+        self.winner_books.extend(
+            tables
+                .winner_books
+                .iter()
+                .filter(|b| b.board() == board)
+                .cloned(),
+        );
+        for (pos, moves) in &tables.solved_starts {
+            if pos.board() == board {
+                self.solved.insert(*pos, moves.clone());
+            }
+        }
+        self
+    }
+
+    /// The winner's books the engine uses.
+    pub fn winner_books(&self) -> &[Arc<WinnerBook>] {
+        &self.winner_books
     }
 
     /// The board.
@@ -396,9 +440,12 @@ impl Engine {
     /// The move `level` plays in `pos`, its random choices (ties between optimal moves,
     /// easy's coin) drawn from `seed`: the same position, level and seed give the same move.
     ///
-    /// Perfect plays an optimal move; strong the best move of its search; easy a random
-    /// legal move half of the time and an optimal move otherwise. When an exact verdict is
-    /// needed and `deadline` passes first, the strong search chooses (`exact: false`).
+    /// Perfect plays an optimal move (or a winner's book's move, see [`Level::Perfect`]);
+    /// strong the best move of its search; easy a random legal move half of the time and
+    /// what perfect plays otherwise. With a deadline, perfect asks for the optimal move
+    /// within half the time left and then, if that is not found, for any move the solver
+    /// proves winning (still `exact: true`, not always the fastest win); when the deadline
+    /// passes first, the strong search chooses (`exact: false`).
     pub fn choose(
         &mut self,
         pos: &Position,
@@ -423,12 +470,35 @@ impl Engine {
             });
         }
         if perfect {
-            if let Some(exact) = self.exact_verdict(pos, deadline)? {
+            if let Some(cell) = self.winner_books.iter().find_map(|b| b.probe(pos)) {
+                return Ok(Choice { cell, exact: true });
+            }
+            // The optimal move within half the time; then, in what is left, any move the
+            // solver proves winning (a value search of each child is many times cheaper
+            // than the distance to the end).
+            let now = Instant::now();
+            let half = deadline.map(|d| now + d.saturating_duration_since(now) / 2);
+            if let Some(exact) = self.exact_verdict(pos, half)? {
                 return Ok(Choice {
                     cell: pick(&exact.best_moves),
                     exact: true,
                 });
             }
+            // The strong search orders the winning-move search and stands in after it. A
+            // search stopped before its time by the interrupt flag (Ctrl-C) goes straight to
+            // the strong search: the flag is cleared when a search ends, so a second search
+            // would not see it.
+            let scores = strong_scores(pos, STRONG_DEPTH);
+            let timed_out = half.is_some_and(|h| Instant::now() >= h);
+            if timed_out {
+                if let Some(cell) = self.winning_move(pos, &scores, deadline)? {
+                    return Ok(Choice { cell, exact: true });
+                }
+            }
+            return Ok(Choice {
+                cell: pick(&best_scored(scores)),
+                exact: false,
+            });
         }
         Ok(Choice {
             cell: pick(&strong_moves(pos, STRONG_DEPTH)),
@@ -461,6 +531,14 @@ impl Engine {
         if let Some(exact) = self.cache.get(pos) {
             return Ok(Some(exact.clone()));
         }
+        if let Some(moves) = self.solved.get(pos) {
+            let (score, best_moves) = best_of(moves).expect("a solved start has moves");
+            return Ok(Some(Exact {
+                score,
+                best_moves,
+                moves: Some(moves.clone()),
+            }));
+        }
         let known = win_in_one(pos).or_else(|| {
             self.book
                 .as_deref()
@@ -488,6 +566,35 @@ impl Engine {
         Ok(Some(exact))
     }
 
+    /// A move of `pos` the solver proves winning before `deadline`: the children are asked
+    /// for their value in the order of the strong search's `scores`, best first, and the
+    /// first one lost for the opponent is the move. `None` when the deadline passes first,
+    /// or when every child wins for the opponent (the position is lost).
+    fn winning_move(
+        &mut self,
+        pos: &Position,
+        scores: &[(u8, i32)],
+        deadline: Option<Instant>,
+    ) -> Result<Option<u8>, EngineError> {
+        let mut order = scores.to_vec();
+        order.sort_by_key(|&(to, score)| (std::cmp::Reverse(score), to));
+        for (to, _) in order {
+            let mut child = *pos;
+            child.play_unchecked(to);
+            let lost = match terminal_score(&child) {
+                Some(score) => score.value == Value::Loss,
+                None => match self.solve(deadline, |s| s.value(&child))? {
+                    Some(value) => value == Value::Loss,
+                    None => return Ok(None),
+                },
+            };
+            if lost {
+                return Ok(Some(to));
+            }
+        }
+        Ok(None)
+    }
+
     /// The exact parent-side score of every legal move of `pos`, lowest cell first, from
     /// the cache, the book or the solver; `None` when the deadline passes first.
     fn exact_moves(
@@ -497,6 +604,9 @@ impl Engine {
     ) -> Result<Option<Vec<(u8, Score)>>, EngineError> {
         if let Some(moves) = self.cache.get(pos).and_then(|e| e.moves.clone()) {
             return Ok(Some(moves));
+        }
+        if let Some(moves) = self.solved.get(pos) {
+            return Ok(Some(moves.clone()));
         }
         let known = self.book.as_deref().and_then(|book| book_moves(book, pos));
         let moves = match known {
@@ -779,11 +889,157 @@ pub fn strong_scores(pos: &Position, depth: u32) -> Vec<(u8, i32)> {
 /// The moves of `pos` with the best `depth`-ply score (all of them when they tie), lowest
 /// cell first.
 pub fn strong_moves(pos: &Position, depth: u32) -> Vec<u8> {
-    let scores = strong_scores(pos, depth);
+    best_scored(strong_scores(pos, depth))
+}
+
+/// The moves of a list of strong-search scores with the best score, in the list's order.
+fn best_scored(scores: Vec<(u8, i32)>) -> Vec<u8> {
     let best = scores.iter().map(|&(_, s)| s).max().unwrap_or(0);
     scores
         .into_iter()
         .filter(|&(_, s)| s == best)
         .map(|(m, _)| m)
         .collect()
+}
+
+/// What the project's `tables/` folder gives an [`Engine`] beyond the opening book: winner's
+/// books (`*.win`), and for the start of each the score of its every first move, from the
+/// solve beside it (`WxH-CELL.json`, its `root_moves`).
+#[derive(Clone, Debug, Default)]
+pub struct Tables {
+    /// The winner's books, of any board.
+    pub winner_books: Vec<Arc<WinnerBook>>,
+    /// Start positions and the exact score of each of their moves, for the side that plays
+    /// it, lowest cell first.
+    pub solved_starts: Vec<(Position, Vec<(u8, Score)>)>,
+}
+
+/// Why [`Tables::load`] failed: the file and what is wrong with it.
+#[derive(Debug)]
+pub enum TablesError {
+    /// The folder could not be listed.
+    Io(IoError),
+    /// A winner's book could not be read.
+    Book(PathBuf, BookError),
+    /// A solve's JSON does not give every first move's score of its start.
+    Solved(PathBuf, String),
+}
+
+impl fmt::Display for TablesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TablesError::Io(e) => e.fmt(f),
+            TablesError::Book(path, BookError::Io(e)) => write!(f, "{}: {e}", path.display()),
+            TablesError::Book(path, e) => {
+                write!(f, "cannot read winner's book {}: {e}", path.display())
+            }
+            TablesError::Solved(path, e) => write!(f, "{}: {e}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for TablesError {}
+
+/// The largest solve JSON read (the 8x8 ones have about 2 KB).
+const SOLVED_MAX_BYTES: u64 = 1 << 20;
+
+/// The fields of a solve's JSON that [`Tables`] reads.
+#[derive(serde::Deserialize)]
+struct SolvedJson {
+    board: String,
+    start: String,
+    moves: Vec<String>,
+    root_moves: Option<Vec<RootMoveJson>>,
+}
+
+#[derive(serde::Deserialize)]
+struct RootMoveJson {
+    #[serde(rename = "move")]
+    to: String,
+    value: String,
+    dte: u32,
+}
+
+impl Tables {
+    /// Reads every winner's book (`*.win`) in `dir`, in name order, and for each the first
+    /// moves' scores of its start from `WxH-CELL.json` beside it when that file has them.
+    /// Every file is checked: a book as [`WinnerBook::open`] checks it; a solve's moves
+    /// must be exactly the start's legal moves, each once, with a value and a DTE a game on
+    /// the board can have.
+    pub fn load(dir: &Path) -> Result<Tables, TablesError> {
+        let listing = std::fs::read_dir(dir)
+            .map_err(|e| TablesError::Io(IoError::new("list tables folder", dir, e)))?;
+        let mut books: Vec<PathBuf> = listing
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "win"))
+            .collect();
+        books.sort();
+        let mut tables = Tables::default();
+        for path in books {
+            let book = WinnerBook::open(&path, None).map_err(|e| TablesError::Book(path, e))?;
+            let start = book.start();
+            let board = start.board();
+            let json = dir.join(format!("{board}-{}.json", board.cell(start.snail())));
+            if json.exists() {
+                if let Some(moves) = solved_start(&json, &start)? {
+                    tables.solved_starts.push((start, moves));
+                }
+            }
+            tables.winner_books.push(Arc::new(book));
+        }
+        Ok(tables)
+    }
+}
+
+/// The score of every move of `start` from the solve's JSON `path`, lowest cell first;
+/// `None` when the JSON is of another position or has no `root_moves`.
+fn solved_start(path: &Path, start: &Position) -> Result<Option<Vec<(u8, Score)>>, TablesError> {
+    let bad = |e: String| TablesError::Solved(path.to_path_buf(), e);
+    let text = fsio::read_to_string_at_most(path, "solve", SOLVED_MAX_BYTES, "a few kilobytes")
+        .map_err(TablesError::Io)?;
+    let json: SolvedJson = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let board = start.board();
+    if json.board != board.to_string()
+        || json.start != board.cell(start.snail()).to_string()
+        || !json.moves.is_empty()
+    {
+        return Ok(None);
+    }
+    let Some(roots) = json.root_moves else {
+        return Ok(None);
+    };
+    let mut moves = Vec::with_capacity(roots.len());
+    for root in roots {
+        let to = board
+            .parse_cell(&root.to)
+            .map_err(|e| bad(format!("root move '{}': {e}", root.to)))?;
+        let value: Value = root
+            .value
+            .parse()
+            .map_err(|e| bad(format!("root move {}: {e}", root.to)))?;
+        if root.dte == 0 || root.dte > board.size() {
+            return Err(bad(format!(
+                "root move {}: distance to the end {} is out of range",
+                root.to, root.dte
+            )));
+        }
+        moves.push((
+            to,
+            Score {
+                value,
+                dte: root.dte,
+            },
+        ));
+    }
+    moves.sort_unstable_by_key(|&(to, _)| to);
+    let listed: Vec<u8> = moves.iter().map(|&(to, _)| to).collect();
+    let legal: Vec<u8> = start.legal_moves().iter().collect();
+    if listed != legal {
+        return Err(bad(format!(
+            "root moves {} are not the start's legal moves {}",
+            board.names_in_order(listed),
+            board.names_in_order(legal)
+        )));
+    }
+    Ok(Some(moves))
 }

@@ -5,7 +5,8 @@
 use std::fs::File;
 use std::io::{BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand, ValueEnum};
@@ -15,12 +16,13 @@ use rastros_solver::book::{
     checkpoint_path, export, Book, BookBuilder, BuildError, BuildOutcome, BuildProgress, Strategy,
     DEFAULT_MAX_POSITIONS,
 };
-use rastros_solver::book::{BookError, SearchCheckError};
+use rastros_solver::book::{BookError, SearchCheckError, WinnerBook};
 use rastros_solver::fsio;
 use rastros_solver::Value;
 use serde_json::json;
 
 use crate::args::{check_depth, CliError, SearchArgs};
+use crate::cmd::certify::Spinner;
 use crate::report::{count, count_bar, names, note, out, outln};
 
 /// Opens the book `path`; every error names the file.
@@ -75,6 +77,49 @@ enum BookCommand {
     Import(ImportArgs),
     /// Check a book file and describe it: board, start, depth, entries per ply.
     Info(InfoArgs),
+    /// Build a winner's book: the winning side's move in every position it moves in within
+    /// N plies of the start, when it follows the book and the loser plays anything.
+    Winner(WinnerArgs),
+    /// Check a winner's book: its checksums and moves, that it covers every reply of the
+    /// loser, and (--solve N) that N of its moves keep the win.
+    CheckWinner(CheckWinnerArgs),
+}
+
+#[derive(Debug, Args)]
+struct WinnerArgs {
+    /// Board size WxH (W*H <= 64).
+    #[arg(long, default_value = "7x7")]
+    board: BoardSize,
+    /// Start cell of the snail (default: the centre; required on boards without one).
+    #[arg(long)]
+    start: Option<Cell>,
+    /// Plies from the start the book covers: it holds the winner's positions at plies below
+    /// this.
+    #[arg(long)]
+    plies: u32,
+    /// The file to write (whole or not at all: through a temporary file and a rename).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Print a JSON summary instead of text.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    search: SearchArgs,
+}
+
+#[derive(Debug, Args)]
+struct CheckWinnerArgs {
+    /// The winner's book file.
+    file: PathBuf,
+    /// Also have the solver confirm N of the moves, spread evenly over the file (all of
+    /// them when N is at least their number).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    solve: usize,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    search: SearchArgs,
 }
 
 /// How the entries are computed.
@@ -198,7 +243,134 @@ pub fn run(args: BookArgs) -> Result<(), CliError> {
         Some(BookCommand::Export(a)) => export_book(a),
         Some(BookCommand::Import(a)) => import(a),
         Some(BookCommand::Info(a)) => info(a),
+        Some(BookCommand::Winner(a)) => winner(a),
+        Some(BookCommand::CheckWinner(a)) => check_winner(a),
     }
+}
+
+/// Runs `rastros book winner`.
+fn winner(args: WinnerArgs) -> Result<(), CliError> {
+    fsio::check_output(&args.out, "winner's book")?;
+    let board = args.board.0;
+    check_depth("--plies", args.plies, board)?;
+    let start = crate::args::start_or_centre(board, args.start)?;
+    let solver = args.search.solver(board)?;
+    let found = Arc::new(AtomicU64::new(0));
+    let spinner = Spinner::start(
+        "building the winner's book",
+        "moves found",
+        Arc::clone(&found),
+        solver.progress_handle(),
+    );
+    let began = Instant::now();
+    let result = WinnerBook::build(&solver, &start, args.plies, Some(&found));
+    spinner.finish();
+    let book = result.map_err(|e| {
+        CliError(format!(
+            "{e} after {} moves in {:.1} s; {} was not written",
+            found.load(Relaxed),
+            began.elapsed().as_secs_f64(),
+            args.out.display()
+        ))
+    })?;
+    book.check_closed().map_err(|e| {
+        CliError(format!(
+            "the built book does not cover every reply ({e}); {} was not written",
+            args.out.display()
+        ))
+    })?;
+    book.save(&args.out).map_err(|e| book_error(&args.out, e))?;
+    let seconds = began.elapsed().as_secs_f64();
+    let bytes = book.to_bytes().len();
+    if args.json {
+        outln!(
+            "{}",
+            json!({
+                "board": board.to_string(),
+                "start": board.cell(start.snail()).to_string(),
+                "winner": book.winner().number(),
+                "plies": args.plies,
+                "positions": book.len(),
+                "bytes": bytes,
+                "file": args.out.display().to_string(),
+                "seconds": crate::report::json_seconds(seconds),
+            })
+        );
+    } else {
+        outln!(
+            "player {} wins {board} from {}: its moves within {} of the start, {}, {bytes} \
+             bytes, written to {} in {seconds:.1} s",
+            book.winner(),
+            board.cell(start.snail()),
+            count(args.plies, "ply", "plies"),
+            count(book.len() as u64, "position", "positions"),
+            args.out.display()
+        );
+    }
+    Ok(())
+}
+
+/// Runs `rastros book check-winner`.
+fn check_winner(args: CheckWinnerArgs) -> Result<(), CliError> {
+    let book = WinnerBook::open(&args.file, None).map_err(|e| book_error(&args.file, e))?;
+    let walked = book
+        .check_closed()
+        .map_err(|e| CliError(format!("{}: {e}", args.file.display())))?;
+    let sample = spread(book.len(), args.solve);
+    if !sample.is_empty() {
+        let solver = args.search.solver(book.board())?;
+        let bar = count_bar(sample.len() as u64, "moves confirmed");
+        for &i in &sample {
+            let (key, to) = book.entries()[i];
+            if !book.check_entry(i, &solver)? {
+                bar.abandon();
+                return Err(CliError(format!(
+                    "{}: entry {i} ({:#x}/{}): its move {} does not keep the win",
+                    args.file.display(),
+                    key.region,
+                    key.snail,
+                    book.board().cell(to)
+                )));
+            }
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+    }
+    let board = book.board();
+    let start = board.cell(book.start().snail());
+    if args.json {
+        outln!(
+            "{}",
+            json!({
+                "valid": true,
+                "board": board.to_string(),
+                "start": start.to_string(),
+                "winner": book.winner().number(),
+                "plies": book.plies(),
+                "positions": book.len(),
+                "walked": walked,
+                "solved": sample.len(),
+            })
+        );
+    } else {
+        outln!(
+            "valid: player {}'s moves on {board} from {start} within {}, {}; every reply of \
+             the loser covered ({walked} positions walked); {} confirmed by the solver",
+            book.winner(),
+            count(book.plies(), "ply", "plies"),
+            count(book.len() as u64, "position", "positions"),
+            count(sample.len() as u64, "move", "moves"),
+        );
+    }
+    Ok(())
+}
+
+/// `n` indices spread evenly over `0..len` (all of them when `n >= len`).
+fn spread(len: usize, n: usize) -> Vec<usize> {
+    if n >= len {
+        return (0..len).collect();
+    }
+    (0..n).map(|j| j * len / n).collect()
 }
 
 /// Progress of a build on stderr: a bar on a terminal, a line every 30 seconds otherwise

@@ -1,5 +1,6 @@
 //! `rastros certify`: writes a certificate of who wins a position, for `rastros-verify`.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -63,7 +64,12 @@ pub fn run(args: CertifyArgs) -> Result<(), CliError> {
         .collect::<Result<Vec<u8>, _>>()?;
     let solver = args.search.solver(board)?;
     let records = Arc::new(AtomicU64::new(0));
-    let spinner = Spinner::start(Arc::clone(&records), solver.progress_handle());
+    let spinner = Spinner::start(
+        "certifying",
+        "positions written",
+        Arc::clone(&records),
+        solver.progress_handle(),
+    );
     let began = Instant::now();
     let result = certify(&solver, &start, &moves, Some(&records));
     spinner.finish();
@@ -125,14 +131,21 @@ fn moves_text(pos: &Position, moves: &[u8]) -> String {
         .join(" ")
 }
 
-/// A spinner on stderr with the records written and the solver's nodes.
-struct Spinner {
+/// A spinner on stderr with a count of what is written and the solver's nodes (also used by
+/// `rastros book winner`); off a terminal, a line every 30 seconds.
+pub(crate) struct Spinner {
     done: Arc<AtomicBool>,
     handle: std::thread::JoinHandle<()>,
 }
 
 impl Spinner {
-    fn start(records: Arc<AtomicU64>, nodes: Arc<AtomicU64>) -> Spinner {
+    /// Shows "`doing`: N `what`, M solver nodes", N from `records`, until [`finish`](Spinner::finish).
+    pub(crate) fn start(
+        doing: &'static str,
+        what: &'static str,
+        records: Arc<AtomicU64>,
+        nodes: Arc<AtomicU64>,
+    ) -> Spinner {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
         let handle = std::thread::spawn(move || {
@@ -141,12 +154,21 @@ impl Spinner {
                 ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
                     .expect("valid template"),
             );
+            // Off a terminal the bar is hidden: a line every 30 seconds instead, for logs.
+            let log = !std::io::stderr().is_terminal();
+            let began = Instant::now();
+            let mut next_line = Duration::from_secs(30);
             while !flag.load(Relaxed) {
-                bar.set_message(format!(
-                    "certifying: {} positions written, {} solver nodes",
+                let msg = format!(
+                    "{doing}: {} {what}, {} solver nodes",
                     records.load(Relaxed),
                     nodes.load(Relaxed)
-                ));
+                );
+                if log && began.elapsed() >= next_line {
+                    eprintln!("{:.0} s {msg}", began.elapsed().as_secs_f64());
+                    next_line += Duration::from_secs(30);
+                }
+                bar.set_message(msg);
                 bar.tick();
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -155,7 +177,7 @@ impl Spinner {
         Spinner { done, handle }
     }
 
-    fn finish(self) {
+    pub(crate) fn finish(self) {
         self.done.store(true, Relaxed);
         let _ = self.handle.join();
     }

@@ -111,6 +111,11 @@ pub struct PlayArgs {
     /// fits the board); positions beyond it go to the solver.
     #[arg(long)]
     book: Option<std::path::PathBuf>,
+    /// Folder of winner's books (*.win) and the solves of their starts (default: tables
+    /// when it exists): where the computer has the winning side of a book's start, it
+    /// plays the book's move at once.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<std::path::PathBuf>,
     /// Time budget of each computer move and each hint in milliseconds, as for `serve`:
     /// past it the solver is stopped, the 6-ply strong search answers instead, and the game
     /// says the answer is not exact. The default, 3000, lets the solver answer exactly from
@@ -161,7 +166,8 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         ..SolverConfig::default()
     };
     let book = opening_book(args.book.as_deref(), &first)?.map(Arc::new);
-    let computer = player::Engine::new(board, config, book)?;
+    let tables = crate::args::engine_tables(args.tables.as_deref())?;
+    let computer = player::Engine::new(board, config, book)?.with_tables(&tables);
     let seed = args.seed.unwrap_or_else(clock_seed);
     // From here on Ctrl-C stops the computer's search (its solver's flag) and the game
     // (`ctrl_c`, which the game polls while it waits for a line).

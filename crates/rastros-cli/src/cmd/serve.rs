@@ -26,6 +26,11 @@ pub struct ServeArgs {
     /// Opening book (default: tables/7x7-d4.book when it exists).
     #[arg(long)]
     book: Option<PathBuf>,
+    /// Folder of winner's books (*.win) and the solves of their starts (default: tables
+    /// when it exists): where the computer has the winning side of a book's start, it
+    /// plays the book's move at once.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
     /// Time budget of one answer in milliseconds, from 1 to 600000 (10 minutes); past it the
     /// strong search answers and the answer says it is not exact.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
@@ -91,6 +96,7 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
     let mut config = rastros_server::Config {
         hash_mb: args.hash_mb as usize,
         book: book.map(Arc::new),
+        tables: crate::args::engine_tables(args.tables.as_deref())?,
         move_time: Duration::from_millis(args.move_time_ms),
         ..rastros_server::Config::default()
     };
@@ -103,6 +109,16 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
             book.board(),
             book.board().cell(book.start().snail()),
             crate::report::count(book.depth(), "ply", "plies"),
+            book.len()
+        );
+    }
+    for book in &config.tables.winner_books {
+        eprintln!(
+            "winner's book: {} from {}, player {}'s moves within {}, {} entries",
+            book.board(),
+            book.board().cell(book.start().snail()),
+            book.winner(),
+            crate::report::count(book.plies(), "ply", "plies"),
             book.len()
         );
     }

@@ -5,7 +5,8 @@
 //!   form of a position finds the same entry), iterate ([`Book::entries`]) and save;
 //! - [`BookBuilder`]: the parallel build, with a checkpoint file so that an interrupted
 //!   build resumes without losing finished work;
-//! - [`export`]: JSON lines and CSV, and the JSON lines import.
+//! - [`export`]: JSON lines and CSV, and the JSON lines import;
+//! - [`WinnerBook`]: one side's winning moves near the start, from the certificate search.
 //!
 //! The file format (a bincode header with magic, version, board, start, depth, entry count
 //! and checksums, then fixed-size entries sorted by key) is described byte by byte in
@@ -50,6 +51,7 @@
 mod build;
 pub mod export;
 mod format;
+pub mod winner;
 
 use std::fmt;
 use std::path::Path;
@@ -68,6 +70,7 @@ pub use build::{
     DEFAULT_MAX_POSITIONS, RECHECK_ALWAYS,
 };
 pub use format::{ENTRY_LEN, VERSION};
+pub use winner::WinnerBook;
 // Internals public only for the integration tests (`tests/book.rs` corrupts files byte by
 // byte and rebuilds positions from keys): hidden from the docs, not part of the API.
 #[doc(hidden)]
