@@ -48,6 +48,10 @@ pub struct BotArgs {
     /// `rastros play`'s book when it fits the game).
     #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,
+    /// Folder of winner's books (*.win) and the solves of their starts, which the perfect
+    /// level plays from (default: tables when that folder exists), as `rastros play`.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
     /// Seed of the engine's random choices (default: from the clock); the same seed and
     /// file give the same move.
     #[arg(long)]
@@ -73,13 +77,15 @@ pub struct Builtin {
 
 impl Builtin {
     /// An engine for `start`'s board at `level`, with `book` (checked against `start`), or
-    /// `rastros play`'s default book when none is named and it fits `start`.
+    /// `rastros play`'s default book when none is named and it fits `start`, and the
+    /// winner's books and solved starts of `tables` (or of the default folder), as `play`.
     pub fn new(
         start: &Position,
         level: Level,
         hash_mb: u32,
         threads: usize,
         book: Option<&Path>,
+        tables: Option<&Path>,
     ) -> Result<Builtin, CliError> {
         let config = SolverConfig {
             hash_mb: hash_mb as usize,
@@ -88,7 +94,8 @@ impl Builtin {
         };
         // Without --book, `play`'s default book when it fits the start.
         let book = opening_book(book, start)?.map(Arc::new);
-        let engine = Engine::new(start.board(), config, book)?;
+        let tables = crate::args::engine_tables(tables)?;
+        let engine = Engine::new(start.board(), config, book)?.with_tables(&tables);
         Ok(Builtin { engine, level })
     }
 
@@ -133,6 +140,7 @@ pub fn run(args: BotArgs) -> Result<(), CliError> {
         args.hash_mb,
         args.threads,
         args.book.as_deref(),
+        args.tables.as_deref(),
     )?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let deadline = clock + budget * SEARCH_SHARE_PERCENT / 100;

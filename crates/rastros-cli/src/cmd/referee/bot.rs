@@ -109,7 +109,7 @@ impl Bot {
                         "{side}: {e} (builtin:perfect, builtin:strong or builtin:easy)"
                     ))
                 })?;
-                let engine = Builtin::new(start, level, 64, 1, None)?;
+                let engine = Builtin::new(start, level, 64, 1, None, None)?;
                 return Ok(Bot::Builtin {
                     engine: Box::new(engine),
                 });
