@@ -130,7 +130,7 @@ impl Game {
     fn cell(&self, s: &str) -> Result<u8, String> {
         let bad = || format!("bad cell '{s}'");
         let digits = s.find(|c: char| c.is_ascii_digit()).ok_or_else(bad)?;
-        let (letters, rank) = (s[..digits].as_bytes(), &s[digits..]);
+        let (letters, rank) = (&s.as_bytes()[..digits], &s[digits..]);
         let rank: u32 = rank.parse().map_err(|_| bad())?;
         let value = |l: u8| l.is_ascii_lowercase().then(|| u32::from(l - b'a'));
         let file = match letters {
