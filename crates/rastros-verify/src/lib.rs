@@ -92,15 +92,18 @@ pub struct Game {
     w: u8,
     h: u8,
     n: u8,
-    nb: Vec<u64>,
-    goals: u64,
+    nb: Vec<Set>,
+    goals: Set,
 }
+
+/// A set of cells, bit `i` for cell `i`: every board of up to 128 cells.
+type Set = u128;
 
 impl Game {
     /// The board of the header, checked.
     pub fn new(h: &Header) -> Result<Game, String> {
         let n = u32::from(h.width) * u32::from(h.height);
-        if h.width < 2 || h.height < 2 || h.width > 26 || n > 64 {
+        if h.width < 2 || h.height < 2 || n > Set::BITS {
             return Err(format!("unsupported board {}x{}", h.width, h.height));
         }
         let (w, n) = (h.width, n as u8);
@@ -119,29 +122,37 @@ impl Game {
 
     /// The name of cell `c`, like `d4`.
     pub fn name(&self, c: u8) -> String {
-        format!("{}{}", (b'a' + c % self.w) as char, c / self.w + 1)
+        let (file, letter) = (c % self.w, |i: u8| char::from(b'a' + i));
+        let high = if file >= 26 { letter(file / 26 - 1).to_string() } else { String::new() };
+        format!("{high}{}{}", letter(file % 26), c / self.w + 1)
     }
 
     fn cell(&self, s: &str) -> Result<u8, String> {
         let bad = || format!("bad cell '{s}'");
-        let mut chars = s.chars();
-        let file = chars.next().ok_or_else(bad)? as u32;
-        let rank: u32 = chars.as_str().parse().map_err(|_| bad())?;
-        let file = file.checked_sub('a' as u32).ok_or_else(bad)?;
+        let digits = s.find(|c: char| c.is_ascii_digit()).ok_or_else(bad)?;
+        let (letters, rank) = (&s.as_bytes()[..digits], &s[digits..]);
+        let rank: u32 = rank.parse().map_err(|_| bad())?;
+        let value = |l: u8| l.is_ascii_lowercase().then(|| u32::from(l - b'a'));
+        let file = match letters {
+            [l] => value(*l),
+            [h, l] => value(*h).zip(value(*l)).map(|(h, l)| (h + 1) * 26 + l),
+            _ => None,
+        }
+        .ok_or_else(bad)?;
         if file >= u32::from(self.w) || rank == 0 || rank > u32::from(self.h) {
             return Err(format!("cell '{s}' is not on the {}x{} board", self.w, self.h));
         }
         Ok((rank - 1) as u8 * self.w + file as u8)
     }
 
-    fn grow(&self, set: u64) -> u64 {
+    fn grow(&self, set: Set) -> Set {
         (0..self.n).filter(|&c| set >> c & 1 == 1).fold(set, |s, c| s | self.nb[c as usize])
     }
 
     /// The free cells the snail can still reach: through free cells that are not goals,
     /// plus the free goals next to those.
-    pub fn region(&self, free: u64, snail: u8) -> u64 {
-        let mut seen = 1u64 << snail;
+    pub fn region(&self, free: Set, snail: u8) -> Set {
+        let mut seen: Set = 1 << snail;
         loop {
             let next = seen | (self.grow(seen) & free & !self.goals);
             if next == seen {
@@ -151,7 +162,7 @@ impl Game {
         }
     }
 
-    fn rotate(&self, set: u64) -> u64 {
+    fn rotate(&self, set: Set) -> Set {
         (0..self.n).filter(|&c| set >> c & 1 == 1).fold(0, |s, c| s | 1 << (self.n - 1 - c))
     }
 
@@ -162,7 +173,7 @@ impl Game {
     /// The position (`region`, `snail`, player `side` to move) turned so that player 1 is
     /// to move (a half turn, which swaps the goals) and, on square boards, to the smaller
     /// of it and its mirror image in the a1 diagonal (which keeps the goals).
-    pub fn canonical(&self, region: u64, snail: u8, side: u8) -> (u64, u8) {
+    pub fn canonical(&self, region: Set, snail: u8, side: u8) -> (Set, u8) {
         let (mut r, mut s) = (region, snail);
         if side == 2 {
             (r, s) = (self.rotate(r), self.n - 1 - s);
@@ -170,7 +181,7 @@ impl Game {
         if self.w == self.h {
             let t = (0..self.n)
                 .filter(|&c| r >> c & 1 == 1)
-                .fold(0u64, |acc, c| acc | 1 << self.transpose(c));
+                .fold(0, |acc: Set, c| acc | 1 << self.transpose(c));
             if (t, self.transpose(s)) < (r, s) {
                 return (t, self.transpose(s));
             }
@@ -179,7 +190,7 @@ impl Game {
     }
 
     /// Number of components of odd size of the king graph on `set`.
-    fn odd_components(&self, mut set: u64) -> u32 {
+    fn odd_components(&self, mut set: Set) -> u32 {
         let mut odd = 0;
         while set != 0 {
             let mut comp = set & set.wrapping_neg();
@@ -201,7 +212,7 @@ struct Checker<'a> {
     game: &'a Game,
     records: &'a [Record],
     /// The position each record was first reached as.
-    keys: Vec<Option<(u64, u8)>>,
+    keys: Vec<Option<(Set, u8)>>,
     count: u64,
 }
 
@@ -215,15 +226,15 @@ impl Checker<'_> {
         if h.winner != 1 && h.winner != 2 {
             return Err(format!("claimed winner {} is not 1 or 2", h.winner));
         }
-        let (mut slime, mut snail, mut side) = (0u64, h.start, 1u8);
+        let (mut slime, mut snail, mut side) = (0 as Set, h.start, 1u8);
         for (i, &m) in h.moves.iter().enumerate() {
-            let free = (u64::MAX >> (64 - n)) & !slime & !(1 << snail);
+            let free = (Set::MAX >> (Set::BITS - u32::from(n))) & !slime & !(1 << snail);
             if g.goals >> snail & 1 == 1 || m >= n || (g.nb[snail as usize] & free) >> m & 1 == 0 {
                 return Err(format!("move {} of the header is illegal", i + 1));
             }
             (slime, snail, side) = (slime | 1 << snail, m, 3 - side);
         }
-        let free = (u64::MAX >> (64 - n)) & !slime & !(1 << snail);
+        let free = (Set::MAX >> (Set::BITS - u32::from(n))) & !slime & !(1 << snail);
         if g.goals >> snail & 1 == 1 || g.nb[snail as usize] & free == 0 {
             return Err("the game is already over after the header's moves".to_string());
         }
@@ -237,7 +248,7 @@ impl Checker<'_> {
 
     /// Checks that record `idx` proves that player 1 to move at (`region`, `snail`) wins
     /// (`win`) or loses.
-    fn visit(&mut self, idx: u32, region: u64, snail: u8, win: bool) -> Result<(), String> {
+    fn visit(&mut self, idx: u32, region: Set, snail: u8, win: bool) -> Result<(), String> {
         let records = self.records;
         let rec = records.get(idx as usize).ok_or(format!("record {idx} does not exist"))?;
         let claims_win = matches!(rec, Record::Win(..) | Record::Leaf { win: true, .. });
@@ -306,7 +317,7 @@ impl Checker<'_> {
                 // A win: nu(G) >= k and nu(G - snail) <= k - 1. A loss: nu(G - snail) >= k
                 // and nu(G) <= k.
                 let (matched_in, bounded) = if *win { (all, region) } else { (region, all) };
-                let mut used = 0u64;
+                let mut used: Set = 0;
                 for &(a, b) in edges {
                     let fresh = |c: u8| c < g.n && (matched_in & !used) >> c & 1 == 1;
                     if !fresh(a) || !fresh(b) || g.nb[a as usize] >> b & 1 == 0 {
@@ -315,7 +326,7 @@ impl Checker<'_> {
                     }
                     used |= 1 << a | 1 << b;
                 }
-                let mut tb = 0u64;
+                let mut tb: Set = 0;
                 for &c in set {
                     if c >= g.n || bounded >> c & 1 == 0 || tb >> c & 1 == 1 {
                         return Err(format!("{leaf}: the Tutte-Berge set names a bad cell"));
@@ -336,7 +347,7 @@ impl Checker<'_> {
 
     /// From `region`, player 1 moves to `to`; record `child` must prove the result for
     /// player 2 to move there.
-    fn step(&mut self, region: u64, to: u8, child: u32, win: bool) -> Result<(), String> {
+    fn step(&mut self, region: Set, to: u8, child: u32, win: bool) -> Result<(), String> {
         let free = region & !(1 << to);
         let (r, s) = self.game.canonical(self.game.region(free, to), to, 2);
         self.visit(child, r, s, win)

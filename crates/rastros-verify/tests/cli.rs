@@ -268,3 +268,44 @@ fn what_the_file_holds_is_printed_escaped() {
     assert!(!stdout.contains(['\u{1b}', '\r', '\u{202e}']), "{stdout}");
     std::fs::remove_file(file).unwrap();
 }
+
+/// Runs the verifier on a text certificate of `lines` and returns its one line of output.
+fn verdict(name: &str, lines: &str) -> (Option<i32>, String) {
+    let file = scratch(name, &text(lines));
+    let out = run(&[&file]);
+    std::fs::remove_file(file).unwrap();
+    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn boards_of_up_to_128_cells_are_checked_and_larger_ones_refused() {
+    // 40x2 (80 cells, files a to an): the header walks from an1 along rank 1 to b1, so the
+    // reachable region holds cells past index 64, and player 1 then enters a1.
+    let walk: Vec<String> = (1..39u8)
+        .rev()
+        .map(|f| {
+            let high = if f >= 26 { "a" } else { "" };
+            format!("{high}{}1", char::from(b'a' + f % 26))
+        })
+        .collect();
+    assert_eq!((walk[0].as_str(), walk[37].as_str()), ("am1", "b1"));
+    let long =
+        format!("board 40x2\nstart an1\nmoves {}\nwinner 1\nrecords 1\n0 win a1\n", walk.join(" "));
+    let (code, out) = verdict("40x2", &long);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.starts_with("valid: player 1 wins 40x2 an1 am1 al1"), "{out}");
+
+    // 9x9 (81 cells) from e5: after d5 d4 c3 b2 player 1 enters a1.
+    let nine = "board 9x9\nstart e5\nmoves d5 d4 c3 b2\nwinner 1\nrecords 1\n0 win a1\n";
+    let (code, out) = verdict("9x9", nine);
+    assert_eq!((code, out.starts_with("valid: player 1 wins 9x9 e5 d5 d4 c3 b2")), (Some(0), true));
+    // The same claim for player 2 is refused: the record's move must win for player 2.
+    let (code, out) = verdict("9x9-p2", &nine.replace("winner 1", "winner 2"));
+    assert_eq!(code, Some(1), "{out}");
+
+    // 12x11 has 132 cells: one word of 128 bits cannot hold it.
+    let big = "board 12x11\nstart f6\nmoves\nwinner 1\nrecords 1\n0 win a1\n";
+    let (code, out) = verdict("12x11", big);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("unsupported board 12x11"), "{out}");
+}
