@@ -1,175 +1,25 @@
 //! Building a book: enumerate the canonical positions ply by ply, solve them in parallel
 //! with one shared [`Solver`], checkpoint finished entries to disk as they come, and write
-//! the sorted book at the end.
-//!
-//! # The checkpoint file
-//!
-//! `BOOK.ckpt` (see [`checkpoint_path`]) is a 27-byte bincode header (magic `RASTCKPT`,
-//! format version `u32` = 2, width `u8`, height `u8`, start cell index `u8`, depth `u32`,
-//! number of canonical positions `u64`) followed by one 28-byte record per finished entry:
-//! the 20-byte book entry (as in the book file) and the FNV-1a 64 checksum of those 20 bytes
-//! (`u64`, little-endian). A record cut short by a kill is dropped on resume; a whole record
-//! whose checksum does not match makes the checkpoint damaged, and the build refuses it
-//! (start over with `--restart`). Version 1 checkpoints (20-byte records without checksums)
-//! are refused the same way. While a build runs it holds an advisory lock on the
-//! checkpoint, so a second build of the same book is refused at once.
+//! the sorted book at the end. The checkpoint file is [`checkpoint`]'s.
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use dashmap::{DashMap, DashSet};
 use rastros_core::{Bitboard, Board, Player, Position};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use super::format::{encode, RawEntry, ENTRY_LEN};
+use super::checkpoint::{self, checkpoint_path, ckpt_record};
+use super::listing::{enumerate_bounded, key_position, ListingStop};
 use super::{Book, BookEntry, BookError};
-use crate::fsio::{fnv1a64, FileLock, IoError, LockError};
+use crate::fsio::{IoError, LockError};
 use crate::score::Score;
 use crate::search::canonical;
 use crate::solver::{terminal_score, SolveError, Solver};
 use crate::table::Key;
-
-/// The position a canonical key stands for: player 1 to move, the snail on the key's
-/// snail cell, every cell outside the key's region slimed. It has the value, distance to
-/// the end and moves of every position with that key (its moves in key orientation).
-pub fn key_position(board: &'static Board, key: Key) -> Position {
-    let slime = board.cells().0 & !key.region & !(1u64 << key.snail);
-    Position::from_parts_unchecked(board, Bitboard(slime), key.snail, Player::One)
-}
-
-/// The canonical keys of the positions in progress of `key`'s children.
-fn child_keys(board: &'static Board, key: Key) -> impl Iterator<Item = Key> {
-    let pos = key_position(board, key);
-    pos.legal_moves().iter().filter_map(move |to| {
-        let mut child = pos;
-        child.play_unchecked(to);
-        (!child.is_over()).then(|| canonical(&child).0)
-    })
-}
-
-/// Every canonical position in progress reachable from `start` in at most `depth` plies,
-/// with the fewest plies that reach it, in breadth-first order (by ply; within a ply, by
-/// the order of their first parent, then by the move's cell). Runs ply by ply on rayon's
-/// threads, deduplicating with a concurrent set; `progress` hears of each ply.
-pub fn enumerate(
-    start: &Position,
-    depth: u32,
-    progress: &(dyn Fn(BuildProgress) + Sync),
-) -> Vec<(Key, u8)> {
-    let never = AtomicBool::new(false);
-    match enumerate_bounded(start, depth, usize::MAX, &never, progress) {
-        Ok(all) => all,
-        Err(_) => unreachable!("no bound and no stop"),
-    }
-}
-
-/// Why [`enumerate_bounded`] gave up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ListingStop {
-    /// More than the bound of positions.
-    TooMany,
-    /// The stop flag was set.
-    Stopped,
-}
-
-/// Parents whose children are listed at once: bounds the memory of one step of the listing
-/// and how long a stop or the bound waits.
-const LISTING_CHUNK: usize = 1 << 16;
-
-/// [`enumerate`] with a bound and a stop flag: more than `max_positions` positions, or the
-/// flag set, ends it early, checked every [`LISTING_CHUNK`] parents, so its memory and its
-/// time after a stop stay bounded. The same positions in the same order as [`enumerate`].
-pub(crate) fn enumerate_bounded(
-    start: &Position,
-    depth: u32,
-    max_positions: usize,
-    stop: &AtomicBool,
-    progress: &(dyn Fn(BuildProgress) + Sync),
-) -> Result<Vec<(Key, u8)>, ListingStop> {
-    list_in_chunks(start, depth, max_positions, stop, progress, LISTING_CHUNK)
-}
-
-/// [`enumerate_bounded`], `chunk` parents at a time.
-fn list_in_chunks(
-    start: &Position,
-    depth: u32,
-    max_positions: usize,
-    stop: &AtomicBool,
-    progress: &(dyn Fn(BuildProgress) + Sync),
-    chunk: usize,
-) -> Result<Vec<(Key, u8)>, ListingStop> {
-    let board = start.board();
-    let seen: DashSet<Key> = DashSet::new();
-    let mut all = Vec::new();
-    if start.is_over() {
-        return Ok(all);
-    }
-    if stop.load(Relaxed) {
-        return Err(ListingStop::Stopped);
-    }
-    if max_positions == 0 {
-        return Err(ListingStop::TooMany);
-    }
-    let first = canonical(start).0;
-    seen.insert(first);
-    let mut frontier = vec![first];
-    let mut ply = 0u32;
-    loop {
-        all.extend(frontier.iter().map(|&k| (k, ply as u8)));
-        progress(BuildProgress::Enumerated {
-            ply,
-            positions: frontier.len(),
-        });
-        if ply == depth || frontier.is_empty() {
-            break;
-        }
-        let parents = std::mem::take(&mut frontier);
-        // A chunk of parents at a time, in order: the children not seen at an earlier ply
-        // or in an earlier chunk, in order; then each new key kept at its first occurrence
-        // only (the smallest index wins, whatever the thread timing). Chunk by chunk, that
-        // is the same order as all the parents at once.
-        for chunk in parents.chunks(chunk.max(1)) {
-            if stop.load(Relaxed) {
-                return Err(ListingStop::Stopped);
-            }
-            let children: Vec<Key> = chunk
-                .par_iter()
-                .flat_map_iter(|&k| child_keys(board, k).filter(|c| !seen.contains(c)))
-                .collect();
-            let first: DashMap<Key, usize> = DashMap::new();
-            children.par_iter().enumerate().for_each(|(i, &k)| {
-                first.entry(k).and_modify(|j| *j = (*j).min(i)).or_insert(i);
-            });
-            let new: Vec<Key> = children
-                .par_iter()
-                .enumerate()
-                .filter(|&(i, k)| first.get(k).is_some_and(|j| *j == i))
-                .map(|(_, &k)| k)
-                .collect();
-            drop(first);
-            drop(children);
-            if all
-                .len()
-                .saturating_add(frontier.len())
-                .saturating_add(new.len())
-                > max_positions
-            {
-                return Err(ListingStop::TooMany);
-            }
-            new.par_iter().for_each(|&k| {
-                seen.insert(k);
-            });
-            frontier.extend(new);
-        }
-        ply += 1;
-    }
-    Ok(all)
-}
 
 /// How the entries are computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -408,47 +258,6 @@ pub struct BookBuilder {
 /// has 832,312).
 pub const DEFAULT_MAX_POSITIONS: usize = 10_000_000;
 
-/// Checkpoint file header, written with bincode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct CkptHeader {
-    magic: [u8; 8],
-    version: u32,
-    width: u8,
-    height: u8,
-    start: u8,
-    depth: u32,
-    /// Canonical positions the enumeration found.
-    positions: u64,
-}
-
-const CKPT_MAGIC: [u8; 8] = *b"RASTCKPT";
-const CKPT_VERSION: u32 = 2;
-/// Bytes of the checkpoint header.
-pub const CKPT_HEADER_LEN: usize = 27;
-/// A checkpoint record: the entry and its checksum.
-const CKPT_RECORD_LEN: usize = ENTRY_LEN + 8;
-
-/// The checkpoint record of `entry`: its 20 bytes and their FNV-1a 64.
-fn ckpt_record(entry: &BookEntry) -> Vec<u8> {
-    let mut record = encode(&RawEntry::from_entry(entry));
-    let sum = fnv1a64(&record);
-    record.extend_from_slice(&sum.to_le_bytes());
-    record
-}
-
-impl CkptHeader {
-    fn describe(&self) -> String {
-        let start = match Board::new(self.width.into(), self.height.into()) {
-            Ok(board) if u32::from(self.start) < board.size() => board.cell(self.start).to_string(),
-            _ => format!("cell index {}", self.start),
-        };
-        format!(
-            "a {}x{} book from {start} to depth {} ({} positions)",
-            self.width, self.height, self.depth, self.positions
-        )
-    }
-}
-
 /// What one searched position gives.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Solved {
@@ -671,154 +480,6 @@ impl BookBuilder {
         self.checkpoint.as_deref()
     }
 
-    fn ckpt_header(&self, positions: usize) -> CkptHeader {
-        let board = self.start.board();
-        CkptHeader {
-            magic: CKPT_MAGIC,
-            version: CKPT_VERSION,
-            width: board.width(),
-            height: board.height(),
-            start: self.start.snail(),
-            depth: self.depth,
-            positions: positions as u64,
-        }
-    }
-
-    /// The entries the checkpoint holds for a build of this board, start and depth, as far
-    /// as its header and length tell (0 when there is none): what a build stopped before its
-    /// positions were listed reports as saved. The records are checked when a build resumes.
-    fn saved_in_checkpoint(&self) -> usize {
-        let Some(path) = &self.checkpoint else {
-            return 0;
-        };
-        if self.restart {
-            return 0;
-        }
-        let Ok(mut file) = File::open(path) else {
-            return 0;
-        };
-        let mut head = [0u8; CKPT_HEADER_LEN];
-        let (Ok(()), Ok(meta)) = (file.read_exact(&mut head), file.metadata()) else {
-            return 0;
-        };
-        let Ok(header) = bincode::deserialize::<CkptHeader>(&head) else {
-            return 0;
-        };
-        let mut expected = self.ckpt_header(0);
-        expected.positions = header.positions;
-        if header != expected {
-            return 0;
-        }
-        let records = meta.len().saturating_sub(CKPT_HEADER_LEN as u64) / CKPT_RECORD_LEN as u64;
-        usize::try_from(records).unwrap_or(usize::MAX)
-    }
-
-    /// Locks the checkpoint `path` (created if missing) and reads the entries it holds for
-    /// this build (as indices into `keys`); the file is left positioned for appending after
-    /// the last whole record, with a header written if it had none.
-    fn open_checkpoint(
-        &self,
-        path: &Path,
-        keys: &[(Key, u8)],
-    ) -> Result<(FileLock, Vec<(usize, Solved)>), BuildError> {
-        let board = self.start.board();
-        let io = |action: &str, e: std::io::Error| BuildError::Io(IoError::new(action, path, e));
-        let mut lock = FileLock::acquire(path)?;
-        let file = lock.file_mut();
-        let mut bytes = Vec::new();
-        // A checkpoint of this build holds at most one record a position (and part of one
-        // more): read no further than that, whatever the file's length.
-        let bound = (keys.len() as u64)
-            .saturating_add(1)
-            .saturating_mul(CKPT_RECORD_LEN as u64)
-            .saturating_add(CKPT_HEADER_LEN as u64);
-        if !self.restart {
-            (&mut *file)
-                .take(bound)
-                .read_to_end(&mut bytes)
-                .map_err(|e| io("read book checkpoint", e))?;
-        }
-        let mut out = Vec::new();
-        let end = if bytes.len() < CKPT_HEADER_LEN {
-            // New, restarted, or killed while writing the header: nothing was saved yet.
-            file.set_len(0)
-                .map_err(|e| io("write book checkpoint", e))?;
-            file.seek(SeekFrom::Start(0))
-                .map_err(|e| io("write book checkpoint", e))?;
-            file.write_all(&encode(&self.ckpt_header(keys.len())))
-                .and_then(|()| file.sync_data())
-                .map_err(|e| io("write book checkpoint", e))?;
-            CKPT_HEADER_LEN as u64
-        } else {
-            let corrupt = |reason: String| BuildError::CheckpointCorrupt {
-                path: path.to_path_buf(),
-                reason,
-            };
-            let header: CkptHeader = bincode::deserialize(&bytes[..CKPT_HEADER_LEN])
-                .map_err(|e| corrupt(e.to_string()))?;
-            if header.magic != CKPT_MAGIC {
-                return Err(corrupt("not a book checkpoint (bad magic bytes)".into()));
-            }
-            if header.version != CKPT_VERSION {
-                return Err(corrupt(format!(
-                    "format version {}, this program reads version {CKPT_VERSION} (records \
-                     with checksums)",
-                    header.version
-                )));
-            }
-            let expected = self.ckpt_header(keys.len());
-            if header != expected {
-                return Err(BuildError::CheckpointMismatch {
-                    path: path.to_path_buf(),
-                    found: header.describe(),
-                    expected: expected.describe(),
-                });
-            }
-            if bytes.len() as u64 >= bound {
-                return Err(corrupt(format!(
-                    "it holds more records than the {} positions of this build",
-                    keys.len()
-                )));
-            }
-            let records = &bytes[CKPT_HEADER_LEN..];
-            let whole = records.len() / CKPT_RECORD_LEN * CKPT_RECORD_LEN;
-            for (i, chunk) in records[..whole].chunks_exact(CKPT_RECORD_LEN).enumerate() {
-                let (entry, sum) = chunk.split_at(ENTRY_LEN);
-                if fnv1a64(entry).to_le_bytes() != sum {
-                    return Err(corrupt(format!("record {i}: the checksum does not match")));
-                }
-                let raw: RawEntry =
-                    bincode::deserialize(entry).map_err(|e| corrupt(e.to_string()))?;
-                let e = raw
-                    .to_entry(board)
-                    .map_err(|m| corrupt(format!("record {i}: {m}")))?;
-                let index = keys
-                    .binary_search_by_key(&(e.key.region, e.key.snail), |(k, _)| {
-                        (k.region, k.snail)
-                    })
-                    .map_err(|_| corrupt(format!("record {i} is not a position of this book")))?;
-                if keys[index].1 != e.ply {
-                    return Err(corrupt(format!("record {i} has the wrong ply")));
-                }
-                out.push((
-                    index,
-                    Solved {
-                        score: e.score(),
-                        best: e.best,
-                    },
-                ));
-            }
-            // Drop a record cut short by a kill, and append after the last whole one.
-            let end = (CKPT_HEADER_LEN + whole) as u64;
-            file.set_len(end)
-                .map_err(|e| io("write book checkpoint", e))?;
-            end
-        };
-        file.seek(SeekFrom::Start(end))
-            .map_err(|e| io("write book checkpoint", e))?;
-        Ok((lock, out))
-    }
-
     /// Runs the build with `solver`, reporting to `progress` (called from worker threads).
     pub fn run(
         &self,
@@ -871,7 +532,12 @@ impl BookBuilder {
             Err(ListingStop::Stopped) => {
                 return Ok(BuildOutcome::Stopped {
                     solved: 0,
-                    done: self.saved_in_checkpoint(),
+                    done: match &self.checkpoint {
+                        Some(path) if !self.restart => {
+                            checkpoint::saved_records(path, &self.start, self.depth)
+                        }
+                        _ => 0,
+                    },
                     remaining: 0,
                     interrupted: true,
                 })
@@ -890,7 +556,7 @@ impl BookBuilder {
         let mut lock = None;
         let mut resumed_records = Vec::new();
         if let Some(path) = &self.checkpoint {
-            let (l, done) = self.open_checkpoint(path, &keys)?;
+            let (l, done) = checkpoint::open(path, &self.start, self.depth, self.restart, &keys)?;
             for &(i, s) in &done {
                 results[i] = Some(s);
             }
@@ -1083,40 +749,12 @@ impl BookBuilder {
     }
 }
 
-/// `<book>.ckpt`: where a build of `book` checkpoints.
-pub fn checkpoint_path(book: &Path) -> PathBuf {
-    let mut p = book.as_os_str().to_owned();
-    p.push(".ckpt");
-    PathBuf::from(p)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn start(width: u32, height: u32, cell: &str) -> Position {
         Position::start(Board::new(width, height).unwrap(), cell.parse().unwrap()).unwrap()
-    }
-
-    #[test]
-    fn listing_in_chunks_gives_the_same_positions_in_the_same_order() {
-        let never = AtomicBool::new(false);
-        for (start, depth) in [(start(5, 5, "c3"), 6), (start(4, 6, "b2"), 7)] {
-            let whole = list_in_chunks(&start, depth, usize::MAX, &never, &|_| {}, usize::MAX);
-            let whole = whole.unwrap();
-            assert!(whole.len() > 1000);
-            for chunk in [1, 3, 64] {
-                let chunked = list_in_chunks(&start, depth, usize::MAX, &never, &|_| {}, chunk);
-                assert_eq!(chunked.unwrap(), whole, "{chunk} parents at a time");
-            }
-            assert_eq!(enumerate(&start, depth, &|_| {}), whole);
-            // The bound: exactly the positions pass, one fewer is refused.
-            let n = whole.len();
-            let exact = list_in_chunks(&start, depth, n, &never, &|_| {}, 3);
-            assert_eq!(exact.unwrap(), whole);
-            let fewer = list_in_chunks(&start, depth, n - 1, &never, &|_| {}, 3);
-            assert_eq!(fewer, Err(ListingStop::TooMany));
-        }
     }
 
     #[test]
@@ -1167,31 +805,5 @@ mod tests {
                 ..
             }
         ));
-    }
-
-    #[test]
-    fn a_checkpoint_header_names_its_start_cell() {
-        let header = CkptHeader {
-            magic: CKPT_MAGIC,
-            version: CKPT_VERSION,
-            width: 4,
-            height: 4,
-            start: 5,
-            depth: 4,
-            positions: 220,
-        };
-        assert_eq!(
-            header.describe(),
-            "a 4x4 book from b2 to depth 4 (220 positions)"
-        );
-        let odd = CkptHeader {
-            width: 99,
-            ..header
-        };
-        assert!(
-            odd.describe().contains("from cell index 5"),
-            "{}",
-            odd.describe()
-        );
     }
 }
