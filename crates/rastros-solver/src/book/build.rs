@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::checkpoint::{self, checkpoint_path, ckpt_record};
 use super::listing::{enumerate_bounded, key_position, ListingStop};
 use super::{Book, BookEntry, BookError};
-use crate::fsio::{IoError, LockError};
+use crate::fsio::{FileLock, IoError, LockError};
 use crate::score::Score;
 use crate::search::canonical;
 use crate::solver::{terminal_score, SolveError, Solver};
@@ -481,84 +481,188 @@ impl BookBuilder {
     }
 
     /// Runs the build with `solver`, reporting to `progress` (called from worker threads).
+    ///
+    /// The build runs in five phases: enumerate the positions, resume from the checkpoint,
+    /// search the positions the strategy searches, derive the others from their children,
+    /// and save the book. A phase that stops the build early (an interrupt,
+    /// [`stop_after`](BookBuilder::stop_after)) ends it with [`BuildOutcome::Stopped`].
     pub fn run(
         &self,
         solver: &Solver,
         progress: &(dyn Fn(BuildProgress) + Sync),
     ) -> Result<BuildOutcome, BuildError> {
-        let board = self.start.board();
+        let run = Run::new(self, solver, progress)?;
+        let phases = || -> Result<Book, Halt> {
+            let listed = run.enumerate()?;
+            let mut positions = Positions::sorted(&listed);
+            let resumed = run.resume(&listed, &mut positions)?;
+            drop(listed);
+            run.search(&mut positions, resumed.searched, resumed.file)?;
+            run.derive(&mut positions)?;
+            run.save(positions, resumed.lock)
+        };
+        match phases() {
+            Ok(book) => Ok(BuildOutcome::Finished(book)),
+            Err(Halt::Stopped(outcome)) => Ok(outcome),
+            Err(Halt::Failed(e)) => Err(e),
+        }
+    }
+}
+
+/// Why a phase of a build ended it early.
+enum Halt {
+    /// Stopped before the book was finished; the outcome says how far it came.
+    Stopped(BuildOutcome),
+    /// Failed.
+    Failed(BuildError),
+}
+
+impl<E: Into<BuildError>> From<E> for Halt {
+    fn from(e: E) -> Halt {
+        Halt::Failed(e.into())
+    }
+}
+
+/// The book's positions sorted by key (an index into them is a position's place in the
+/// book) and what is known of each so far.
+struct Positions {
+    keys: Vec<(Key, u8)>,
+    results: Vec<Option<Solved>>,
+}
+
+impl Positions {
+    /// The positions of `listed`, sorted by key, none of them known yet.
+    fn sorted(listed: &[(Key, u8)]) -> Positions {
+        let mut keys = listed.to_vec();
+        keys.par_sort_unstable_by_key(|(k, _)| (k.region, k.snail));
+        let results = vec![None; keys.len()];
+        Positions { keys, results }
+    }
+
+    /// The index of `key`, if it is a position of the book.
+    fn index(&self, key: Key) -> Option<usize> {
+        self.keys
+            .binary_search_by_key(&(key.region, key.snail), |(k, _)| (k.region, k.snail))
+            .ok()
+    }
+}
+
+/// What [`Run::resume`] gives the search: the checkpoint's lock (held to the end of the
+/// build) and a handle to append to it, and how far the search already came.
+struct Resumed {
+    lock: Option<FileLock>,
+    file: Option<File>,
+    searched: Searched,
+}
+
+/// The positions the strategy searches, in the order they are searched, and how many of
+/// them the checkpoint already held.
+struct Searched {
+    /// Still to search, in order.
+    order: Vec<usize>,
+    /// Searched in an earlier run.
+    resumed: usize,
+    /// Searched in all.
+    total: usize,
+}
+
+/// One run of a [`BookBuilder`]: what its phases share.
+struct Run<'a> {
+    builder: &'a BookBuilder,
+    solver: &'a Solver,
+    board: &'static Board,
+    workers: usize,
+    pool: rayon::ThreadPool,
+    progress: &'a (dyn Fn(BuildProgress) + Sync),
+}
+
+impl<'a> Run<'a> {
+    /// Checks the build's start and depth against `solver` and starts its thread pool.
+    fn new(
+        builder: &'a BookBuilder,
+        solver: &'a Solver,
+        progress: &'a (dyn Fn(BuildProgress) + Sync),
+    ) -> Result<Run<'a>, BuildError> {
+        let board = builder.start.board();
         if solver.board() != board {
             return Err(BuildError::BoardMismatch {
                 solver: solver.board().to_string(),
                 start: board.to_string(),
             });
         }
-        if self.start.ply() != 0 || self.start.side_to_move() != Player::One {
+        if builder.start.ply() != 0 || builder.start.side_to_move() != Player::One {
             return Err(BuildError::NotAStart);
         }
-        if self.depth > board.size() {
+        if builder.depth > board.size() {
             return Err(BuildError::Depth {
-                depth: self.depth,
+                depth: builder.depth,
                 cells: board.size(),
             });
         }
-        let workers = if self.workers == 0 {
+        let workers = if builder.workers == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         } else {
-            self.workers
+            builder.workers
         };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(workers)
             .build()
             .map_err(|e| BuildError::Threads(e.to_string()))?;
-        let interrupt = solver.interrupt_flag();
-        let listed = pool.install(|| {
+        Ok(Run {
+            builder,
+            solver,
+            board,
+            workers,
+            pool,
+            progress,
+        })
+    }
+
+    /// Phase 1: the canonical positions of the book in breadth-first order, within the
+    /// bound on their number. Interrupted, the build stops with nothing searched, and says
+    /// how many entries the checkpoint holds.
+    fn enumerate(&self) -> Result<Vec<(Key, u8)>, Halt> {
+        let b = self.builder;
+        let interrupt = self.solver.interrupt_flag();
+        let listed = self.pool.install(|| {
             enumerate_bounded(
-                &self.start,
-                self.depth,
-                self.max_positions,
+                &b.start,
+                b.depth,
+                b.max_positions,
                 &interrupt,
-                progress,
+                self.progress,
             )
         });
-        let discovered = match listed {
-            Ok(all) => all,
-            Err(ListingStop::TooMany) => {
-                return Err(BuildError::TooManyPositions {
-                    limit: self.max_positions,
-                    depth: self.depth,
-                })
-            }
-            Err(ListingStop::Stopped) => {
-                return Ok(BuildOutcome::Stopped {
-                    solved: 0,
-                    done: match &self.checkpoint {
-                        Some(path) if !self.restart => {
-                            checkpoint::saved_records(path, &self.start, self.depth)
-                        }
-                        _ => 0,
-                    },
-                    remaining: 0,
-                    interrupted: true,
-                })
-            }
-        };
-        let mut keys = discovered.clone();
-        keys.par_sort_unstable_by_key(|(k, _)| (k.region, k.snail));
-        let lookup = |key: Key| {
-            keys.binary_search_by_key(&(key.region, key.snail), |(k, _)| (k.region, k.snail))
-                .ok()
-        };
-        let mut results: Vec<Option<Solved>> = vec![None; keys.len()];
+        match listed {
+            Ok(all) => Ok(all),
+            Err(ListingStop::TooMany) => Err(Halt::Failed(BuildError::TooManyPositions {
+                limit: b.max_positions,
+                depth: b.depth,
+            })),
+            Err(ListingStop::Stopped) => Err(Halt::Stopped(BuildOutcome::Stopped {
+                solved: 0,
+                done: match &b.checkpoint {
+                    Some(path) if !b.restart => checkpoint::saved_records(path, &b.start, b.depth),
+                    _ => 0,
+                },
+                remaining: 0,
+                interrupted: true,
+            })),
+        }
+    }
 
-        // Resume from the checkpoint, or start one; its lock is held to the end.
+    /// Phase 2: locks the checkpoint (or starts one) and takes the entries it holds into
+    /// `positions`, searching some of them again ([`recheck_resumed`]); then the positions
+    /// left to search, in the strategy's order (`listed` is the breadth-first order).
+    fn resume(&self, listed: &[(Key, u8)], positions: &mut Positions) -> Result<Resumed, Halt> {
+        let b = self.builder;
         let mut file = None;
         let mut lock = None;
-        let mut resumed_records = Vec::new();
-        if let Some(path) = &self.checkpoint {
-            let (l, done) = checkpoint::open(path, &self.start, self.depth, self.restart, &keys)?;
+        let mut records = Vec::new();
+        if let Some(path) = &b.checkpoint {
+            let (l, done) = checkpoint::open(path, &b.start, b.depth, b.restart, &positions.keys)?;
             for &(i, s) in &done {
-                results[i] = Some(s);
+                positions.results[i] = Some(s);
             }
             let f = l
                 .file()
@@ -566,49 +670,77 @@ impl BookBuilder {
                 .map_err(|e| IoError::new("open book checkpoint", path, e))?;
             file = Some(f);
             lock = Some(l);
-            resumed_records = done;
+            records = done;
         }
-        let ckpt_error = |e: std::io::Error| {
-            let path = self.checkpoint.as_deref().unwrap_or(Path::new("-"));
-            BuildError::Io(IoError::new("write book checkpoint", path, e))
-        };
 
         // The positions to search, in order.
         // Breadth-first order keeps siblings together, so consecutive searches share
         // subtrees in the table.
-        let mut order: Vec<usize> = discovered
+        let keys = &positions.keys;
+        let mut order: Vec<usize> = listed
             .iter()
-            .filter(|(_, ply)| match self.strategy {
-                Strategy::Retrograde => u32::from(*ply) == self.depth,
+            .filter(|(_, ply)| match b.strategy {
+                Strategy::Retrograde => u32::from(*ply) == b.depth,
                 _ => true,
             })
-            .map(|&(k, _)| lookup(k).expect("every key is in the book"))
+            .map(|&(k, _)| positions.index(k).expect("every key is in the book"))
             .collect();
-        drop(discovered);
-        match self.strategy {
+        match b.strategy {
             Strategy::SearchShallowestFirst => order.sort_by_key(|&i| keys[i].1),
             _ => order.sort_by_key(|&i| std::cmp::Reverse(keys[i].1)),
         }
         let total = order.len();
-        order.retain(|&i| results[i].is_none());
+        order.retain(|&i| positions.results[i].is_none());
         let resumed = total - order.len();
-        if let Some(path) = &self.checkpoint {
-            match pool.install(|| {
-                recheck_resumed(solver, path, &keys, &resumed_records, self.recheck_always)
-            }) {
+        if let Some(path) = &b.checkpoint {
+            match self
+                .pool
+                .install(|| recheck_resumed(self.solver, path, keys, &records, b.recheck_always))
+            {
                 Err(BuildError::Solve(SolveError::Interrupted)) => {
-                    return Ok(BuildOutcome::Stopped {
+                    return Err(Halt::Stopped(BuildOutcome::Stopped {
                         solved: 0,
                         done: resumed,
                         remaining: total - resumed,
                         interrupted: true,
-                    })
+                    }))
                 }
                 checked => checked?,
             }
         }
-        drop(resumed_records);
-        progress(BuildProgress::Searching {
+        Ok(Resumed {
+            lock,
+            file,
+            searched: Searched {
+                order,
+                resumed,
+                total,
+            },
+        })
+    }
+
+    /// Phase 3: searches the positions of `searched.order` on the workers, each finished
+    /// entry appended to the checkpoint `file` and taken into `positions`. Stopped before
+    /// the end (an interrupt, [`BookBuilder::stop_after`]), the build stops there.
+    fn search(
+        &self,
+        positions: &mut Positions,
+        searched: Searched,
+        file: Option<File>,
+    ) -> Result<(), Halt> {
+        let b = self.builder;
+        let Searched {
+            order,
+            resumed,
+            total,
+        } = searched;
+        let keys = &positions.keys;
+        let interrupt = self.solver.interrupt_flag();
+        let ckpt_error = |e: std::io::Error| {
+            let path = b.checkpoint.as_deref().unwrap_or(Path::new("-"));
+            BuildError::Io(IoError::new("write book checkpoint", path, e))
+        };
+        (self.progress)(BuildProgress::Searching {
             done: resumed,
             total,
         });
@@ -629,7 +761,7 @@ impl BookBuilder {
             stop.store(true, Relaxed);
         };
         std::thread::scope(|scope| {
-            for _ in 0..workers.min(order.len().max(1)) {
+            for _ in 0..self.workers.min(order.len().max(1)) {
                 scope.spawn(|| loop {
                     if stop.load(Relaxed) {
                         break;
@@ -640,11 +772,12 @@ impl BookBuilder {
                         break;
                     }
                     let n = cursor.fetch_add(1, Relaxed);
-                    if n >= order.len() || self.stop_after.is_some_and(|limit| n >= limit) {
+                    if n >= order.len() || b.stop_after.is_some_and(|limit| n >= limit) {
                         break;
                     }
                     let i = order[n];
-                    let solved = match search_entry(solver, &key_position(board, keys[i].0)) {
+                    let pos = key_position(self.board, keys[i].0);
+                    let solved = match search_entry(self.solver, &pos) {
                         Ok(s) => s,
                         Err(SolveError::Interrupted) => {
                             interrupted.store(true, Relaxed);
@@ -666,8 +799,8 @@ impl BookBuilder {
                             break;
                         }
                         sink.pending += 1;
-                        if sink.pending >= self.flush_every
-                            || sink.last_flush.elapsed() >= self.flush_interval
+                        if sink.pending >= b.flush_every
+                            || sink.last_flush.elapsed() >= b.flush_interval
                         {
                             if let Err(e) = sink.flush() {
                                 drop(sink);
@@ -678,74 +811,94 @@ impl BookBuilder {
                     }
                     drop(sink);
                     let d = done.fetch_add(1, Relaxed) + 1;
-                    progress(BuildProgress::Searched { done: d, total });
+                    (self.progress)(BuildProgress::Searched { done: d, total });
                 });
             }
         });
         let mut sink = sink.into_inner().expect("no panics");
         let flushed = sink.flush();
         if let Some(e) = failure.into_inner().expect("no panics") {
-            return Err(e);
+            return Err(Halt::Failed(e));
         }
         flushed.map_err(ckpt_error)?;
         let solved_now = sink.solved.len();
         for (i, s) in sink.solved.drain(..) {
-            results[i] = Some(s);
+            positions.results[i] = Some(s);
         }
         drop(sink);
         let done = resumed + solved_now;
         if done < total {
-            return Ok(BuildOutcome::Stopped {
+            return Err(Halt::Stopped(BuildOutcome::Stopped {
                 solved: solved_now,
                 done,
                 remaining: total - done,
                 interrupted: interrupted.load(Relaxed),
-            });
+            }));
         }
+        Ok(())
+    }
 
-        // Derive the rest from their children, smallest regions first: a child's region is
-        // always smaller than its parent's, and every child of a position above the last
-        // ply is in the book.
-        let mut rest: Vec<usize> = (0..keys.len()).filter(|&i| results[i].is_none()).collect();
-        progress(BuildProgress::Deriving { total: rest.len() });
+    /// Phase 4: derives the positions not searched from their children, smallest regions
+    /// first: a child's region is always smaller than its parent's, and every child of a
+    /// position above the last ply is in the book.
+    fn derive(&self, positions: &mut Positions) -> Result<(), Halt> {
+        let keys = &positions.keys;
+        let mut rest: Vec<usize> = (0..keys.len())
+            .filter(|&i| positions.results[i].is_none())
+            .collect();
+        (self.progress)(BuildProgress::Deriving { total: rest.len() });
         rest.sort_by_key(|&i| keys[i].0.region.count_ones());
         for group in
             rest.chunk_by(|&a, &b| keys[a].0.region.count_ones() == keys[b].0.region.count_ones())
         {
-            let derived: Vec<Option<Solved>> = pool.install(|| {
+            let known = &*positions;
+            let derived: Vec<Option<Solved>> = self.pool.install(|| {
                 group
                     .par_iter()
-                    .map(|&i| by_children(board, keys[i].0, |k| Some(results[lookup(k)?]?.score)))
+                    .map(|&i| {
+                        by_children(self.board, keys[i].0, |k| {
+                            Some(known.results[known.index(k)?]?.score)
+                        })
+                    })
                     .collect()
             });
             for (&i, s) in group.iter().zip(derived) {
-                results[i] = Some(s.ok_or_else(|| {
+                positions.results[i] = Some(s.ok_or_else(|| {
                     BuildError::Book(BookError::Decode(
                         "a child of a derived position is missing from the book".into(),
                     ))
                 })?);
             }
         }
+        Ok(())
+    }
 
-        let entries: Vec<BookEntry> = keys
+    /// Phase 5: the book of `positions`, checked as a reader checks it, then saved (when
+    /// the build has an output) and its checkpoint removed while `lock` still holds it.
+    fn save(&self, positions: Positions, lock: Option<FileLock>) -> Result<Book, Halt> {
+        let b = self.builder;
+        let entries: Vec<BookEntry> = positions
+            .keys
             .iter()
-            .zip(&results)
+            .zip(&positions.results)
             .map(|(&(key, ply), s)| entry_of(key, ply, s.expect("every entry is solved")))
             .collect();
-        let book = Book::from_entries(self.start, self.depth, entries)?;
+        drop(positions);
+        let book = Book::from_entries(b.start, b.depth, entries)?;
         // Checked as a reader checks it, before anything is replaced.
-        pool.install(|| book.verify())
+        self.pool
+            .install(|| book.verify())
             .map_err(|e| BuildError::Contradiction(e.to_string()))?;
-        if let Some(out) = &self.output {
+        if let Some(out) = &b.output {
             book.save(out)?;
         }
-        if let Some(path) = &self.checkpoint {
+        if let Some(path) = &b.checkpoint {
             // Removed while still locked, so no other build can be resuming from it.
             std::fs::remove_file(path)
                 .map_err(|e| IoError::new("remove book checkpoint", path, e))?;
         }
         drop(lock);
-        Ok(BuildOutcome::Finished(book))
+        Ok(book)
     }
 }
 
