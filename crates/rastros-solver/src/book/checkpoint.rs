@@ -106,6 +106,10 @@ pub(super) fn saved_records(path: &Path, start: &Position, depth: u32) -> usize 
 /// the build from `start` to `depth` of the positions `keys` (as indices into `keys`),
 /// or none when the build `restart`s; the file is left positioned for appending after
 /// the last whole record, with a header written if it had none.
+///
+/// Its phases: read the file, no further than a checkpoint of this build can go; start a
+/// new one ([`start_afresh`]) or check its header ([`check_header`]) and read its records
+/// ([`read_records`]); cut a record a kill left half-written.
 pub(super) fn open(
     path: &Path,
     start: &Position,
@@ -113,7 +117,6 @@ pub(super) fn open(
     restart: bool,
     keys: &[(Key, u8)],
 ) -> Result<(FileLock, Vec<(usize, Solved)>), BuildError> {
-    let board = start.board();
     let expected = CkptHeader::new(start, depth, keys.len());
     let io = |action: &str, e: std::io::Error| BuildError::Io(IoError::new(action, path, e));
     let mut lock = FileLock::acquire(path)?;
@@ -131,81 +134,105 @@ pub(super) fn open(
             .read_to_end(&mut bytes)
             .map_err(|e| io("read book checkpoint", e))?;
     }
-    let mut out = Vec::new();
-    let end = if bytes.len() < CKPT_HEADER_LEN {
+    let (end, solved) = if bytes.len() < CKPT_HEADER_LEN {
         // New, restarted, or killed while writing the header: nothing was saved yet.
-        file.set_len(0)
-            .map_err(|e| io("write book checkpoint", e))?;
-        file.seek(SeekFrom::Start(0))
-            .map_err(|e| io("write book checkpoint", e))?;
-        file.write_all(&encode(&expected))
-            .and_then(|()| file.sync_data())
-            .map_err(|e| io("write book checkpoint", e))?;
-        CKPT_HEADER_LEN as u64
+        start_afresh(file, &expected).map_err(|e| io("write book checkpoint", e))?;
+        (CKPT_HEADER_LEN as u64, Vec::new())
     } else {
         let corrupt = |reason: String| BuildError::CheckpointCorrupt {
             path: path.to_path_buf(),
             reason,
         };
-        let header: CkptHeader =
-            bincode::deserialize(&bytes[..CKPT_HEADER_LEN]).map_err(|e| corrupt(e.to_string()))?;
-        if header.magic != CKPT_MAGIC {
-            return Err(corrupt("not a book checkpoint (bad magic bytes)".into()));
-        }
-        if header.version != CKPT_VERSION {
-            return Err(corrupt(format!(
-                "format version {}, this program reads version {CKPT_VERSION} (records \
-                 with checksums)",
-                header.version
-            )));
-        }
-        if header != expected {
-            return Err(BuildError::CheckpointMismatch {
-                path: path.to_path_buf(),
-                found: header.describe(),
-                expected: expected.describe(),
-            });
-        }
+        check_header(path, &bytes[..CKPT_HEADER_LEN], &expected)?;
         if bytes.len() as u64 >= bound {
             return Err(corrupt(format!(
                 "it holds more records than the {} positions of this build",
                 keys.len()
             )));
         }
-        let records = &bytes[CKPT_HEADER_LEN..];
-        let whole = records.len() / CKPT_RECORD_LEN * CKPT_RECORD_LEN;
-        for (i, chunk) in records[..whole].chunks_exact(CKPT_RECORD_LEN).enumerate() {
-            let (entry, sum) = chunk.split_at(ENTRY_LEN);
-            if fnv1a64(entry).to_le_bytes() != sum {
-                return Err(corrupt(format!("record {i}: the checksum does not match")));
-            }
-            let raw: RawEntry = bincode::deserialize(entry).map_err(|e| corrupt(e.to_string()))?;
-            let e = raw
-                .to_entry(board)
-                .map_err(|m| corrupt(format!("record {i}: {m}")))?;
-            let index = keys
-                .binary_search_by_key(&(e.key.region, e.key.snail), |(k, _)| (k.region, k.snail))
-                .map_err(|_| corrupt(format!("record {i} is not a position of this book")))?;
-            if keys[index].1 != e.ply {
-                return Err(corrupt(format!("record {i} has the wrong ply")));
-            }
-            out.push((
-                index,
-                Solved {
-                    score: e.score(),
-                    best: e.best,
-                },
-            ));
-        }
+        let (whole, solved) =
+            read_records(&bytes[CKPT_HEADER_LEN..], start.board(), keys).map_err(corrupt)?;
         // Drop a record cut short by a kill, and append after the last whole one.
         let end = (CKPT_HEADER_LEN + whole) as u64;
         file.set_len(end)
             .map_err(|e| io("write book checkpoint", e))?;
-        end
+        (end, solved)
     };
     file.seek(SeekFrom::Start(end))
         .map_err(|e| io("write book checkpoint", e))?;
-    Ok((lock, out))
+    Ok((lock, solved))
+}
+
+/// Empties `file` and writes the header `expected` of a checkpoint without records.
+fn start_afresh(file: &mut File, expected: &CkptHeader) -> std::io::Result<()> {
+    file.set_len(0)?;
+    file.seek(SeekFrom::Start(0))?;
+    file.write_all(&encode(expected))?;
+    file.sync_data()
+}
+
+/// Checks the header `bytes` of the checkpoint `path`: a checkpoint of this format (or it
+/// is corrupt) and of the build `expected` (or it is another build's).
+fn check_header(path: &Path, bytes: &[u8], expected: &CkptHeader) -> Result<(), BuildError> {
+    let corrupt = |reason: String| BuildError::CheckpointCorrupt {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let header: CkptHeader = bincode::deserialize(bytes).map_err(|e| corrupt(e.to_string()))?;
+    if header.magic != CKPT_MAGIC {
+        return Err(corrupt("not a book checkpoint (bad magic bytes)".into()));
+    }
+    if header.version != CKPT_VERSION {
+        return Err(corrupt(format!(
+            "format version {}, this program reads version {CKPT_VERSION} (records \
+             with checksums)",
+            header.version
+        )));
+    }
+    if header != *expected {
+        return Err(BuildError::CheckpointMismatch {
+            path: path.to_path_buf(),
+            found: header.describe(),
+            expected: expected.describe(),
+        });
+    }
+    Ok(())
+}
+
+/// The whole records of `records` (the bytes after the header), each checked against its
+/// checksum and found among the build's positions `keys` at its ply: the bytes they take
+/// and the entries they give (as indices into `keys`). An error says what is corrupt.
+fn read_records(
+    records: &[u8],
+    board: &'static Board,
+    keys: &[(Key, u8)],
+) -> Result<(usize, Vec<(usize, Solved)>), String> {
+    let whole = records.len() / CKPT_RECORD_LEN * CKPT_RECORD_LEN;
+    let mut solved = Vec::new();
+    for (i, chunk) in records[..whole].chunks_exact(CKPT_RECORD_LEN).enumerate() {
+        let (entry, sum) = chunk.split_at(ENTRY_LEN);
+        if fnv1a64(entry).to_le_bytes() != sum {
+            return Err(format!("record {i}: the checksum does not match"));
+        }
+        let raw: RawEntry = bincode::deserialize(entry).map_err(|e| e.to_string())?;
+        let e = raw
+            .to_entry(board)
+            .map_err(|m| format!("record {i}: {m}"))?;
+        let index = keys
+            .binary_search_by_key(&(e.key.region, e.key.snail), |(k, _)| (k.region, k.snail))
+            .map_err(|_| format!("record {i} is not a position of this book"))?;
+        if keys[index].1 != e.ply {
+            return Err(format!("record {i} has the wrong ply"));
+        }
+        solved.push((
+            index,
+            Solved {
+                score: e.score(),
+                best: e.best,
+            },
+        ));
+    }
+    Ok((whole, solved))
 }
 
 /// `<book>.ckpt`: where a build of `book` checkpoints.
