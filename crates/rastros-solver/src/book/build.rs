@@ -906,13 +906,9 @@ impl<'a> Run<'a> {
 mod tests {
     use super::*;
 
-    fn start(width: u32, height: u32, cell: &str) -> Position {
-        Position::start(Board::new(width, height).unwrap(), cell.parse().unwrap()).unwrap()
-    }
-
     #[test]
     fn a_stop_or_a_tiny_bound_ends_the_listing() {
-        let start = start(5, 5, "c3");
+        let start = Position::centre(Board::new(5, 5).unwrap()).unwrap();
         let stop = AtomicBool::new(true);
         assert_eq!(
             enumerate_bounded(&start, 6, usize::MAX, &stop, &|_| {}),
