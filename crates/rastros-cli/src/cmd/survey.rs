@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use rastros_core::{Board, BoardSize, Cell};
-use rastros_solver::survey::{self, SurveyConfig, SurveyRow};
+use rastros_core::{BoardSize, Cell};
+use rastros_solver::survey::{self, Plan, PlanError, SurveyBoards, SurveyConfig, SurveyRow};
 use rastros_solver::{fsio, SolverConfig};
 use serde_json::json;
 
@@ -68,96 +68,17 @@ fn parse_side(text: &str) -> Result<u32, String> {
 
 /// Runs `rastros survey`.
 pub fn run(args: SurveyArgs) -> Result<(), CliError> {
-    let mut boards: Vec<&'static Board> = if args.boards.is_empty() {
-        survey::boards(args.min_side, args.max_side, args.max_cells)
+    let boards = if args.boards.is_empty() {
+        SurveyBoards::Sides {
+            min_side: args.min_side,
+            max_side: args.max_side,
+            max_cells: args.max_cells,
+        }
     } else {
-        args.boards.iter().map(|b| b.0).collect()
+        SurveyBoards::Listed(args.boards.iter().map(|b| b.0).collect())
     };
-    // The same board named twice is surveyed once.
-    let mut seen = Vec::new();
-    boards.retain(|b| {
-        let fresh = !seen.contains(b);
-        seen.push(*b);
-        fresh
-    });
-    // A start cell that is a start cell of no board surveyed is a mistake, not a skip.
-    for &c in &args.starts {
-        let usable = boards
-            .iter()
-            .any(|b| b.index(c).is_ok_and(|i| !b.goals().has(i)));
-        if !usable {
-            let on_some = boards.iter().any(|b| b.index(c).is_ok());
-            let off_some = boards.iter().any(|b| b.index(c).is_err());
-            return Err(CliError(match (on_some, off_some) {
-                (true, false) => {
-                    format!("--starts {c}: {c} is a goal on every board surveyed, not a start cell")
-                }
-                (true, true) => format!(
-                    "--starts {c}: {c} is a goal or off the board on every board surveyed, not \
-                     a start cell"
-                ),
-                _ => format!("--starts {c}: {c} is off every board surveyed"),
-            }));
-        }
-    }
-    let mut plan: Vec<(&'static Board, Vec<u8>)> = Vec::new();
-    for &board in &boards {
-        let starts = if args.starts.is_empty() {
-            survey::start_cells(board)
-        } else {
-            let mut cells = Vec::new();
-            for &c in &args.starts {
-                // Start cells off a board or on its goals are skipped for that board.
-                if let Ok(i) = board.index(c) {
-                    if !board.goals().has(i) {
-                        cells.push(i);
-                    }
-                }
-            }
-            cells
-        };
-        if !starts.is_empty() {
-            plan.push((board, starts));
-        }
-    }
-    // Of a board and its mirror image in the a1 diagonal (W x H and H x W), only the first
-    // is solved when its start cells cover the other's: the other's rows are the same games,
-    // filled in by `complete_by_symmetry`.
-    let mut kept: Vec<(&'static Board, Vec<u8>)> = Vec::new();
-    for (board, starts) in plan {
-        let covered = kept.iter().any(|(b, s)| {
-            survey::are_transposes(b, board)
-                && starts.iter().all(|&i| {
-                    let (file, rank) = (i % board.width(), i / board.width());
-                    s.contains(&(file * board.height() + rank))
-                })
-        });
-        if !covered {
-            kept.push((board, starts));
-        }
-    }
-    let plan = kept;
-    let total: usize = plan.iter().map(|(_, s)| s.len()).sum();
-    if total == 0 {
-        return Err(CliError(
-            if args.boards.is_empty() && args.min_side > args.max_side {
-                format!(
-                    "--min-side {} is above --max-side {}: no board to survey",
-                    args.min_side, args.max_side
-                )
-            } else if args.boards.is_empty() && plan.is_empty() {
-                format!(
-                    "no board with sides from --min-side {} to --max-side {} has at most \
-                 --max-cells {} cells",
-                    args.min_side, args.max_side, args.max_cells
-                )
-            } else {
-                "no board and start cell to survey: the --starts cells are goals or off every \
-             board"
-                    .into()
-            },
-        ));
-    }
+    let plan = Plan::new(&boards, &args.starts).map_err(plan_error)?;
+    let total = plan.positions();
     let csv_path = args.out.join("survey.csv");
     let md_path = args.out.join("survey.md");
     // The folder and both files are checked before the survey, not after it.
@@ -213,7 +134,7 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
     // nor a killed process loses finished work.
     let mut rows: Vec<SurveyRow> = Vec::new();
     let mut write_error = None;
-    for (board, starts) in &plan {
+    for (board, starts) in plan.boards() {
         bar.set_message(format!("{board}"));
         let result = survey::survey_board(board, starts, &config, &interrupt, &mut |row| {
             bar.inc(1);
@@ -294,13 +215,37 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
         outln!(
             "surveyed {} on {} in {:.1} s ({no_value} without a value, {value_only} with the value alone); wrote {} and {}",
             count(rows.len() as u64, "start position", "start positions"),
-            count(plan.len() as u64, "board", "boards"),
+            count(plan.boards().len() as u64, "board", "boards"),
             clock.elapsed().as_secs_f64(),
             csv_path.display(),
             md_path.display()
         );
     }
     Ok(())
+}
+
+/// A survey that cannot be planned, named by the arguments that ask for it.
+fn plan_error(e: PlanError) -> CliError {
+    CliError(match e {
+        PlanError::GoalOnEveryBoard(c)
+        | PlanError::GoalOrOffEveryBoard(c)
+        | PlanError::OffEveryBoard(c) => format!("--starts {c}: {e}"),
+        PlanError::SidesReversed { min_side, max_side } => {
+            format!("--min-side {min_side} is above --max-side {max_side}: no board to survey")
+        }
+        PlanError::NoBoard {
+            min_side,
+            max_side,
+            max_cells,
+        } => format!(
+            "no board with sides from --min-side {min_side} to --max-side {max_side} has at \
+             most --max-cells {max_cells} cells"
+        ),
+        PlanError::NoStart => {
+            format!("{e}: the --starts cells are goals or off every board")
+        }
+        e => e.to_string(),
+    })
 }
 
 fn write_files(args: &SurveyArgs, old: &[SurveyRow], rows: &[SurveyRow]) -> Result<(), CliError> {

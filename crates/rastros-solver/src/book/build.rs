@@ -1,175 +1,25 @@
 //! Building a book: enumerate the canonical positions ply by ply, solve them in parallel
 //! with one shared [`Solver`], checkpoint finished entries to disk as they come, and write
-//! the sorted book at the end.
-//!
-//! # The checkpoint file
-//!
-//! `BOOK.ckpt` (see [`checkpoint_path`]) is a 27-byte bincode header (magic `RASTCKPT`,
-//! format version `u32` = 2, width `u8`, height `u8`, start cell index `u8`, depth `u32`,
-//! number of canonical positions `u64`) followed by one 28-byte record per finished entry:
-//! the 20-byte book entry (as in the book file) and the FNV-1a 64 checksum of those 20 bytes
-//! (`u64`, little-endian). A record cut short by a kill is dropped on resume; a whole record
-//! whose checksum does not match makes the checkpoint damaged, and the build refuses it
-//! (start over with `--restart`). Version 1 checkpoints (20-byte records without checksums)
-//! are refused the same way. While a build runs it holds an advisory lock on the
-//! checkpoint, so a second build of the same book is refused at once.
+//! the sorted book at the end. The checkpoint file is [`checkpoint`]'s.
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use dashmap::{DashMap, DashSet};
 use rastros_core::{Bitboard, Board, Player, Position};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
-use super::format::{encode, RawEntry, ENTRY_LEN};
+use super::checkpoint::{self, checkpoint_path, ckpt_record};
+use super::listing::{enumerate_bounded, key_position, ListingStop};
 use super::{Book, BookEntry, BookError};
-use crate::fsio::{fnv1a64, FileLock, IoError, LockError};
+use crate::fsio::{FileLock, IoError, LockError};
 use crate::score::Score;
 use crate::search::canonical;
 use crate::solver::{terminal_score, SolveError, Solver};
 use crate::table::Key;
-
-/// The position a canonical key stands for: player 1 to move, the snail on the key's
-/// snail cell, every cell outside the key's region slimed. It has the value, distance to
-/// the end and moves of every position with that key (its moves in key orientation).
-pub fn key_position(board: &'static Board, key: Key) -> Position {
-    let slime = board.cells().0 & !key.region & !(1u64 << key.snail);
-    Position::from_parts_unchecked(board, Bitboard(slime), key.snail, Player::One)
-}
-
-/// The canonical keys of the positions in progress of `key`'s children.
-fn child_keys(board: &'static Board, key: Key) -> impl Iterator<Item = Key> {
-    let pos = key_position(board, key);
-    pos.legal_moves().iter().filter_map(move |to| {
-        let mut child = pos;
-        child.play_unchecked(to);
-        (!child.is_over()).then(|| canonical(&child).0)
-    })
-}
-
-/// Every canonical position in progress reachable from `start` in at most `depth` plies,
-/// with the fewest plies that reach it, in breadth-first order (by ply; within a ply, by
-/// the order of their first parent, then by the move's cell). Runs ply by ply on rayon's
-/// threads, deduplicating with a concurrent set; `progress` hears of each ply.
-pub fn enumerate(
-    start: &Position,
-    depth: u32,
-    progress: &(dyn Fn(BuildProgress) + Sync),
-) -> Vec<(Key, u8)> {
-    let never = AtomicBool::new(false);
-    match enumerate_bounded(start, depth, usize::MAX, &never, progress) {
-        Ok(all) => all,
-        Err(_) => unreachable!("no bound and no stop"),
-    }
-}
-
-/// Why [`enumerate_bounded`] gave up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ListingStop {
-    /// More than the bound of positions.
-    TooMany,
-    /// The stop flag was set.
-    Stopped,
-}
-
-/// Parents whose children are listed at once: bounds the memory of one step of the listing
-/// and how long a stop or the bound waits.
-const LISTING_CHUNK: usize = 1 << 16;
-
-/// [`enumerate`] with a bound and a stop flag: more than `max_positions` positions, or the
-/// flag set, ends it early, checked every [`LISTING_CHUNK`] parents, so its memory and its
-/// time after a stop stay bounded. The same positions in the same order as [`enumerate`].
-pub(crate) fn enumerate_bounded(
-    start: &Position,
-    depth: u32,
-    max_positions: usize,
-    stop: &AtomicBool,
-    progress: &(dyn Fn(BuildProgress) + Sync),
-) -> Result<Vec<(Key, u8)>, ListingStop> {
-    list_in_chunks(start, depth, max_positions, stop, progress, LISTING_CHUNK)
-}
-
-/// [`enumerate_bounded`], `chunk` parents at a time.
-fn list_in_chunks(
-    start: &Position,
-    depth: u32,
-    max_positions: usize,
-    stop: &AtomicBool,
-    progress: &(dyn Fn(BuildProgress) + Sync),
-    chunk: usize,
-) -> Result<Vec<(Key, u8)>, ListingStop> {
-    let board = start.board();
-    let seen: DashSet<Key> = DashSet::new();
-    let mut all = Vec::new();
-    if start.is_over() {
-        return Ok(all);
-    }
-    if stop.load(Relaxed) {
-        return Err(ListingStop::Stopped);
-    }
-    if max_positions == 0 {
-        return Err(ListingStop::TooMany);
-    }
-    let first = canonical(start).0;
-    seen.insert(first);
-    let mut frontier = vec![first];
-    let mut ply = 0u32;
-    loop {
-        all.extend(frontier.iter().map(|&k| (k, ply as u8)));
-        progress(BuildProgress::Enumerated {
-            ply,
-            positions: frontier.len(),
-        });
-        if ply == depth || frontier.is_empty() {
-            break;
-        }
-        let parents = std::mem::take(&mut frontier);
-        // A chunk of parents at a time, in order: the children not seen at an earlier ply
-        // or in an earlier chunk, in order; then each new key kept at its first occurrence
-        // only (the smallest index wins, whatever the thread timing). Chunk by chunk, that
-        // is the same order as all the parents at once.
-        for chunk in parents.chunks(chunk.max(1)) {
-            if stop.load(Relaxed) {
-                return Err(ListingStop::Stopped);
-            }
-            let children: Vec<Key> = chunk
-                .par_iter()
-                .flat_map_iter(|&k| child_keys(board, k).filter(|c| !seen.contains(c)))
-                .collect();
-            let first: DashMap<Key, usize> = DashMap::new();
-            children.par_iter().enumerate().for_each(|(i, &k)| {
-                first.entry(k).and_modify(|j| *j = (*j).min(i)).or_insert(i);
-            });
-            let new: Vec<Key> = children
-                .par_iter()
-                .enumerate()
-                .filter(|&(i, k)| first.get(k).is_some_and(|j| *j == i))
-                .map(|(_, &k)| k)
-                .collect();
-            drop(first);
-            drop(children);
-            if all
-                .len()
-                .saturating_add(frontier.len())
-                .saturating_add(new.len())
-                > max_positions
-            {
-                return Err(ListingStop::TooMany);
-            }
-            new.par_iter().for_each(|&k| {
-                seen.insert(k);
-            });
-            frontier.extend(new);
-        }
-        ply += 1;
-    }
-    Ok(all)
-}
 
 /// How the entries are computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -408,47 +258,6 @@ pub struct BookBuilder {
 /// has 832,312).
 pub const DEFAULT_MAX_POSITIONS: usize = 10_000_000;
 
-/// Checkpoint file header, written with bincode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct CkptHeader {
-    magic: [u8; 8],
-    version: u32,
-    width: u8,
-    height: u8,
-    start: u8,
-    depth: u32,
-    /// Canonical positions the enumeration found.
-    positions: u64,
-}
-
-const CKPT_MAGIC: [u8; 8] = *b"RASTCKPT";
-const CKPT_VERSION: u32 = 2;
-/// Bytes of the checkpoint header.
-pub const CKPT_HEADER_LEN: usize = 27;
-/// A checkpoint record: the entry and its checksum.
-const CKPT_RECORD_LEN: usize = ENTRY_LEN + 8;
-
-/// The checkpoint record of `entry`: its 20 bytes and their FNV-1a 64.
-fn ckpt_record(entry: &BookEntry) -> Vec<u8> {
-    let mut record = encode(&RawEntry::from_entry(entry));
-    let sum = fnv1a64(&record);
-    record.extend_from_slice(&sum.to_le_bytes());
-    record
-}
-
-impl CkptHeader {
-    fn describe(&self) -> String {
-        let start = match Board::new(self.width.into(), self.height.into()) {
-            Ok(board) if u32::from(self.start) < board.size() => board.cell(self.start).to_string(),
-            _ => format!("cell index {}", self.start),
-        };
-        format!(
-            "a {}x{} book from {start} to depth {} ({} positions)",
-            self.width, self.height, self.depth, self.positions
-        )
-    }
-}
-
 /// What one searched position gives.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Solved {
@@ -671,228 +480,189 @@ impl BookBuilder {
         self.checkpoint.as_deref()
     }
 
-    fn ckpt_header(&self, positions: usize) -> CkptHeader {
-        let board = self.start.board();
-        CkptHeader {
-            magic: CKPT_MAGIC,
-            version: CKPT_VERSION,
-            width: board.width(),
-            height: board.height(),
-            start: self.start.snail(),
-            depth: self.depth,
-            positions: positions as u64,
-        }
-    }
-
-    /// The entries the checkpoint holds for a build of this board, start and depth, as far
-    /// as its header and length tell (0 when there is none): what a build stopped before its
-    /// positions were listed reports as saved. The records are checked when a build resumes.
-    fn saved_in_checkpoint(&self) -> usize {
-        let Some(path) = &self.checkpoint else {
-            return 0;
-        };
-        if self.restart {
-            return 0;
-        }
-        let Ok(mut file) = File::open(path) else {
-            return 0;
-        };
-        let mut head = [0u8; CKPT_HEADER_LEN];
-        let (Ok(()), Ok(meta)) = (file.read_exact(&mut head), file.metadata()) else {
-            return 0;
-        };
-        let Ok(header) = bincode::deserialize::<CkptHeader>(&head) else {
-            return 0;
-        };
-        let mut expected = self.ckpt_header(0);
-        expected.positions = header.positions;
-        if header != expected {
-            return 0;
-        }
-        let records = meta.len().saturating_sub(CKPT_HEADER_LEN as u64) / CKPT_RECORD_LEN as u64;
-        usize::try_from(records).unwrap_or(usize::MAX)
-    }
-
-    /// Locks the checkpoint `path` (created if missing) and reads the entries it holds for
-    /// this build (as indices into `keys`); the file is left positioned for appending after
-    /// the last whole record, with a header written if it had none.
-    fn open_checkpoint(
-        &self,
-        path: &Path,
-        keys: &[(Key, u8)],
-    ) -> Result<(FileLock, Vec<(usize, Solved)>), BuildError> {
-        let board = self.start.board();
-        let io = |action: &str, e: std::io::Error| BuildError::Io(IoError::new(action, path, e));
-        let mut lock = FileLock::acquire(path)?;
-        let file = lock.file_mut();
-        let mut bytes = Vec::new();
-        // A checkpoint of this build holds at most one record a position (and part of one
-        // more): read no further than that, whatever the file's length.
-        let bound = (keys.len() as u64)
-            .saturating_add(1)
-            .saturating_mul(CKPT_RECORD_LEN as u64)
-            .saturating_add(CKPT_HEADER_LEN as u64);
-        if !self.restart {
-            (&mut *file)
-                .take(bound)
-                .read_to_end(&mut bytes)
-                .map_err(|e| io("read book checkpoint", e))?;
-        }
-        let mut out = Vec::new();
-        let end = if bytes.len() < CKPT_HEADER_LEN {
-            // New, restarted, or killed while writing the header: nothing was saved yet.
-            file.set_len(0)
-                .map_err(|e| io("write book checkpoint", e))?;
-            file.seek(SeekFrom::Start(0))
-                .map_err(|e| io("write book checkpoint", e))?;
-            file.write_all(&encode(&self.ckpt_header(keys.len())))
-                .and_then(|()| file.sync_data())
-                .map_err(|e| io("write book checkpoint", e))?;
-            CKPT_HEADER_LEN as u64
-        } else {
-            let corrupt = |reason: String| BuildError::CheckpointCorrupt {
-                path: path.to_path_buf(),
-                reason,
-            };
-            let header: CkptHeader = bincode::deserialize(&bytes[..CKPT_HEADER_LEN])
-                .map_err(|e| corrupt(e.to_string()))?;
-            if header.magic != CKPT_MAGIC {
-                return Err(corrupt("not a book checkpoint (bad magic bytes)".into()));
-            }
-            if header.version != CKPT_VERSION {
-                return Err(corrupt(format!(
-                    "format version {}, this program reads version {CKPT_VERSION} (records \
-                     with checksums)",
-                    header.version
-                )));
-            }
-            let expected = self.ckpt_header(keys.len());
-            if header != expected {
-                return Err(BuildError::CheckpointMismatch {
-                    path: path.to_path_buf(),
-                    found: header.describe(),
-                    expected: expected.describe(),
-                });
-            }
-            if bytes.len() as u64 >= bound {
-                return Err(corrupt(format!(
-                    "it holds more records than the {} positions of this build",
-                    keys.len()
-                )));
-            }
-            let records = &bytes[CKPT_HEADER_LEN..];
-            let whole = records.len() / CKPT_RECORD_LEN * CKPT_RECORD_LEN;
-            for (i, chunk) in records[..whole].chunks_exact(CKPT_RECORD_LEN).enumerate() {
-                let (entry, sum) = chunk.split_at(ENTRY_LEN);
-                if fnv1a64(entry).to_le_bytes() != sum {
-                    return Err(corrupt(format!("record {i}: the checksum does not match")));
-                }
-                let raw: RawEntry =
-                    bincode::deserialize(entry).map_err(|e| corrupt(e.to_string()))?;
-                let e = raw
-                    .to_entry(board)
-                    .map_err(|m| corrupt(format!("record {i}: {m}")))?;
-                let index = keys
-                    .binary_search_by_key(&(e.key.region, e.key.snail), |(k, _)| {
-                        (k.region, k.snail)
-                    })
-                    .map_err(|_| corrupt(format!("record {i} is not a position of this book")))?;
-                if keys[index].1 != e.ply {
-                    return Err(corrupt(format!("record {i} has the wrong ply")));
-                }
-                out.push((
-                    index,
-                    Solved {
-                        score: e.score(),
-                        best: e.best,
-                    },
-                ));
-            }
-            // Drop a record cut short by a kill, and append after the last whole one.
-            let end = (CKPT_HEADER_LEN + whole) as u64;
-            file.set_len(end)
-                .map_err(|e| io("write book checkpoint", e))?;
-            end
-        };
-        file.seek(SeekFrom::Start(end))
-            .map_err(|e| io("write book checkpoint", e))?;
-        Ok((lock, out))
-    }
-
     /// Runs the build with `solver`, reporting to `progress` (called from worker threads).
+    ///
+    /// The build runs in five phases: enumerate the positions, resume from the checkpoint,
+    /// search the positions the strategy searches, derive the others from their children,
+    /// and save the book. A phase that stops the build early (an interrupt,
+    /// [`stop_after`](BookBuilder::stop_after)) ends it with [`BuildOutcome::Stopped`].
     pub fn run(
         &self,
         solver: &Solver,
         progress: &(dyn Fn(BuildProgress) + Sync),
     ) -> Result<BuildOutcome, BuildError> {
-        let board = self.start.board();
+        let run = Run::new(self, solver, progress)?;
+        let phases = || -> Result<Book, Halt> {
+            let listed = run.enumerate()?;
+            let mut positions = Positions::sorted(&listed);
+            let resumed = run.resume(&listed, &mut positions)?;
+            drop(listed);
+            run.search(&mut positions, resumed.searched, resumed.file)?;
+            run.derive(&mut positions)?;
+            run.save(positions, resumed.lock)
+        };
+        match phases() {
+            Ok(book) => Ok(BuildOutcome::Finished(book)),
+            Err(Halt::Stopped(outcome)) => Ok(outcome),
+            Err(Halt::Failed(e)) => Err(e),
+        }
+    }
+}
+
+/// Why a phase of a build ended it early.
+enum Halt {
+    /// Stopped before the book was finished; the outcome says how far it came.
+    Stopped(BuildOutcome),
+    /// Failed.
+    Failed(BuildError),
+}
+
+impl<E: Into<BuildError>> From<E> for Halt {
+    fn from(e: E) -> Halt {
+        Halt::Failed(e.into())
+    }
+}
+
+/// The book's positions sorted by key (an index into them is a position's place in the
+/// book) and what is known of each so far.
+struct Positions {
+    keys: Vec<(Key, u8)>,
+    results: Vec<Option<Solved>>,
+}
+
+impl Positions {
+    /// The positions of `listed`, sorted by key, none of them known yet.
+    fn sorted(listed: &[(Key, u8)]) -> Positions {
+        let mut keys = listed.to_vec();
+        keys.par_sort_unstable_by_key(|(k, _)| (k.region, k.snail));
+        let results = vec![None; keys.len()];
+        Positions { keys, results }
+    }
+
+    /// The index of `key`, if it is a position of the book.
+    fn index(&self, key: Key) -> Option<usize> {
+        self.keys
+            .binary_search_by_key(&(key.region, key.snail), |(k, _)| (k.region, k.snail))
+            .ok()
+    }
+}
+
+/// What [`Run::resume`] gives the search: the checkpoint's lock (held to the end of the
+/// build) and a handle to append to it, and how far the search already came.
+struct Resumed {
+    lock: Option<FileLock>,
+    file: Option<File>,
+    searched: Searched,
+}
+
+/// The positions the strategy searches, in the order they are searched, and how many of
+/// them the checkpoint already held.
+struct Searched {
+    /// Still to search, in order.
+    order: Vec<usize>,
+    /// Searched in an earlier run.
+    resumed: usize,
+    /// Searched in all.
+    total: usize,
+}
+
+/// One run of a [`BookBuilder`]: what its phases share.
+struct Run<'a> {
+    builder: &'a BookBuilder,
+    solver: &'a Solver,
+    board: &'static Board,
+    workers: usize,
+    pool: rayon::ThreadPool,
+    progress: &'a (dyn Fn(BuildProgress) + Sync),
+}
+
+impl<'a> Run<'a> {
+    /// Checks the build's start and depth against `solver` and starts its thread pool.
+    fn new(
+        builder: &'a BookBuilder,
+        solver: &'a Solver,
+        progress: &'a (dyn Fn(BuildProgress) + Sync),
+    ) -> Result<Run<'a>, BuildError> {
+        let board = builder.start.board();
         if solver.board() != board {
             return Err(BuildError::BoardMismatch {
                 solver: solver.board().to_string(),
                 start: board.to_string(),
             });
         }
-        if self.start.ply() != 0 || self.start.side_to_move() != Player::One {
+        if builder.start.ply() != 0 || builder.start.side_to_move() != Player::One {
             return Err(BuildError::NotAStart);
         }
-        if self.depth > board.size() {
+        if builder.depth > board.size() {
             return Err(BuildError::Depth {
-                depth: self.depth,
+                depth: builder.depth,
                 cells: board.size(),
             });
         }
-        let workers = if self.workers == 0 {
+        let workers = if builder.workers == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         } else {
-            self.workers
+            builder.workers
         };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(workers)
             .build()
             .map_err(|e| BuildError::Threads(e.to_string()))?;
-        let interrupt = solver.interrupt_flag();
-        let listed = pool.install(|| {
+        Ok(Run {
+            builder,
+            solver,
+            board,
+            workers,
+            pool,
+            progress,
+        })
+    }
+
+    /// Phase 1: the canonical positions of the book in breadth-first order, within the
+    /// bound on their number. Interrupted, the build stops with nothing searched, and says
+    /// how many entries the checkpoint holds.
+    fn enumerate(&self) -> Result<Vec<(Key, u8)>, Halt> {
+        let b = self.builder;
+        let interrupt = self.solver.interrupt_flag();
+        let listed = self.pool.install(|| {
             enumerate_bounded(
-                &self.start,
-                self.depth,
-                self.max_positions,
+                &b.start,
+                b.depth,
+                b.max_positions,
                 &interrupt,
-                progress,
+                self.progress,
             )
         });
-        let discovered = match listed {
-            Ok(all) => all,
-            Err(ListingStop::TooMany) => {
-                return Err(BuildError::TooManyPositions {
-                    limit: self.max_positions,
-                    depth: self.depth,
-                })
-            }
-            Err(ListingStop::Stopped) => {
-                return Ok(BuildOutcome::Stopped {
-                    solved: 0,
-                    done: self.saved_in_checkpoint(),
-                    remaining: 0,
-                    interrupted: true,
-                })
-            }
-        };
-        let mut keys = discovered.clone();
-        keys.par_sort_unstable_by_key(|(k, _)| (k.region, k.snail));
-        let lookup = |key: Key| {
-            keys.binary_search_by_key(&(key.region, key.snail), |(k, _)| (k.region, k.snail))
-                .ok()
-        };
-        let mut results: Vec<Option<Solved>> = vec![None; keys.len()];
+        match listed {
+            Ok(all) => Ok(all),
+            Err(ListingStop::TooMany) => Err(Halt::Failed(BuildError::TooManyPositions {
+                limit: b.max_positions,
+                depth: b.depth,
+            })),
+            Err(ListingStop::Stopped) => Err(Halt::Stopped(BuildOutcome::Stopped {
+                solved: 0,
+                done: match &b.checkpoint {
+                    Some(path) if !b.restart => checkpoint::saved_records(path, &b.start, b.depth),
+                    _ => 0,
+                },
+                remaining: 0,
+                interrupted: true,
+            })),
+        }
+    }
 
-        // Resume from the checkpoint, or start one; its lock is held to the end.
+    /// Phase 2: locks the checkpoint (or starts one) and takes the entries it holds into
+    /// `positions`, searching some of them again ([`recheck_resumed`]); then the positions
+    /// left to search, in the strategy's order (`listed` is the breadth-first order).
+    fn resume(&self, listed: &[(Key, u8)], positions: &mut Positions) -> Result<Resumed, Halt> {
+        let b = self.builder;
         let mut file = None;
         let mut lock = None;
-        let mut resumed_records = Vec::new();
-        if let Some(path) = &self.checkpoint {
-            let (l, done) = self.open_checkpoint(path, &keys)?;
+        let mut records = Vec::new();
+        if let Some(path) = &b.checkpoint {
+            let (l, done) = checkpoint::open(path, &b.start, b.depth, b.restart, &positions.keys)?;
             for &(i, s) in &done {
-                results[i] = Some(s);
+                positions.results[i] = Some(s);
             }
             let f = l
                 .file()
@@ -900,49 +670,77 @@ impl BookBuilder {
                 .map_err(|e| IoError::new("open book checkpoint", path, e))?;
             file = Some(f);
             lock = Some(l);
-            resumed_records = done;
+            records = done;
         }
-        let ckpt_error = |e: std::io::Error| {
-            let path = self.checkpoint.as_deref().unwrap_or(Path::new("-"));
-            BuildError::Io(IoError::new("write book checkpoint", path, e))
-        };
 
         // The positions to search, in order.
         // Breadth-first order keeps siblings together, so consecutive searches share
         // subtrees in the table.
-        let mut order: Vec<usize> = discovered
+        let keys = &positions.keys;
+        let mut order: Vec<usize> = listed
             .iter()
-            .filter(|(_, ply)| match self.strategy {
-                Strategy::Retrograde => u32::from(*ply) == self.depth,
+            .filter(|(_, ply)| match b.strategy {
+                Strategy::Retrograde => u32::from(*ply) == b.depth,
                 _ => true,
             })
-            .map(|&(k, _)| lookup(k).expect("every key is in the book"))
+            .map(|&(k, _)| positions.index(k).expect("every key is in the book"))
             .collect();
-        drop(discovered);
-        match self.strategy {
+        match b.strategy {
             Strategy::SearchShallowestFirst => order.sort_by_key(|&i| keys[i].1),
             _ => order.sort_by_key(|&i| std::cmp::Reverse(keys[i].1)),
         }
         let total = order.len();
-        order.retain(|&i| results[i].is_none());
+        order.retain(|&i| positions.results[i].is_none());
         let resumed = total - order.len();
-        if let Some(path) = &self.checkpoint {
-            match pool.install(|| {
-                recheck_resumed(solver, path, &keys, &resumed_records, self.recheck_always)
-            }) {
+        if let Some(path) = &b.checkpoint {
+            match self
+                .pool
+                .install(|| recheck_resumed(self.solver, path, keys, &records, b.recheck_always))
+            {
                 Err(BuildError::Solve(SolveError::Interrupted)) => {
-                    return Ok(BuildOutcome::Stopped {
+                    return Err(Halt::Stopped(BuildOutcome::Stopped {
                         solved: 0,
                         done: resumed,
                         remaining: total - resumed,
                         interrupted: true,
-                    })
+                    }))
                 }
                 checked => checked?,
             }
         }
-        drop(resumed_records);
-        progress(BuildProgress::Searching {
+        Ok(Resumed {
+            lock,
+            file,
+            searched: Searched {
+                order,
+                resumed,
+                total,
+            },
+        })
+    }
+
+    /// Phase 3: searches the positions of `searched.order` on the workers, each finished
+    /// entry appended to the checkpoint `file` and taken into `positions`. Stopped before
+    /// the end (an interrupt, [`BookBuilder::stop_after`]), the build stops there.
+    fn search(
+        &self,
+        positions: &mut Positions,
+        searched: Searched,
+        file: Option<File>,
+    ) -> Result<(), Halt> {
+        let b = self.builder;
+        let Searched {
+            order,
+            resumed,
+            total,
+        } = searched;
+        let keys = &positions.keys;
+        let interrupt = self.solver.interrupt_flag();
+        let ckpt_error = |e: std::io::Error| {
+            let path = b.checkpoint.as_deref().unwrap_or(Path::new("-"));
+            BuildError::Io(IoError::new("write book checkpoint", path, e))
+        };
+        (self.progress)(BuildProgress::Searching {
             done: resumed,
             total,
         });
@@ -963,7 +761,7 @@ impl BookBuilder {
             stop.store(true, Relaxed);
         };
         std::thread::scope(|scope| {
-            for _ in 0..workers.min(order.len().max(1)) {
+            for _ in 0..self.workers.min(order.len().max(1)) {
                 scope.spawn(|| loop {
                     if stop.load(Relaxed) {
                         break;
@@ -974,11 +772,12 @@ impl BookBuilder {
                         break;
                     }
                     let n = cursor.fetch_add(1, Relaxed);
-                    if n >= order.len() || self.stop_after.is_some_and(|limit| n >= limit) {
+                    if n >= order.len() || b.stop_after.is_some_and(|limit| n >= limit) {
                         break;
                     }
                     let i = order[n];
-                    let solved = match search_entry(solver, &key_position(board, keys[i].0)) {
+                    let pos = key_position(self.board, keys[i].0);
+                    let solved = match search_entry(self.solver, &pos) {
                         Ok(s) => s,
                         Err(SolveError::Interrupted) => {
                             interrupted.store(true, Relaxed);
@@ -1000,8 +799,8 @@ impl BookBuilder {
                             break;
                         }
                         sink.pending += 1;
-                        if sink.pending >= self.flush_every
-                            || sink.last_flush.elapsed() >= self.flush_interval
+                        if sink.pending >= b.flush_every
+                            || sink.last_flush.elapsed() >= b.flush_interval
                         {
                             if let Err(e) = sink.flush() {
                                 drop(sink);
@@ -1012,116 +811,104 @@ impl BookBuilder {
                     }
                     drop(sink);
                     let d = done.fetch_add(1, Relaxed) + 1;
-                    progress(BuildProgress::Searched { done: d, total });
+                    (self.progress)(BuildProgress::Searched { done: d, total });
                 });
             }
         });
         let mut sink = sink.into_inner().expect("no panics");
         let flushed = sink.flush();
         if let Some(e) = failure.into_inner().expect("no panics") {
-            return Err(e);
+            return Err(Halt::Failed(e));
         }
         flushed.map_err(ckpt_error)?;
         let solved_now = sink.solved.len();
         for (i, s) in sink.solved.drain(..) {
-            results[i] = Some(s);
+            positions.results[i] = Some(s);
         }
         drop(sink);
         let done = resumed + solved_now;
         if done < total {
-            return Ok(BuildOutcome::Stopped {
+            return Err(Halt::Stopped(BuildOutcome::Stopped {
                 solved: solved_now,
                 done,
                 remaining: total - done,
                 interrupted: interrupted.load(Relaxed),
-            });
+            }));
         }
+        Ok(())
+    }
 
-        // Derive the rest from their children, smallest regions first: a child's region is
-        // always smaller than its parent's, and every child of a position above the last
-        // ply is in the book.
-        let mut rest: Vec<usize> = (0..keys.len()).filter(|&i| results[i].is_none()).collect();
-        progress(BuildProgress::Deriving { total: rest.len() });
+    /// Phase 4: derives the positions not searched from their children, smallest regions
+    /// first: a child's region is always smaller than its parent's, and every child of a
+    /// position above the last ply is in the book.
+    fn derive(&self, positions: &mut Positions) -> Result<(), Halt> {
+        let keys = &positions.keys;
+        let mut rest: Vec<usize> = (0..keys.len())
+            .filter(|&i| positions.results[i].is_none())
+            .collect();
+        (self.progress)(BuildProgress::Deriving { total: rest.len() });
         rest.sort_by_key(|&i| keys[i].0.region.count_ones());
         for group in
             rest.chunk_by(|&a, &b| keys[a].0.region.count_ones() == keys[b].0.region.count_ones())
         {
-            let derived: Vec<Option<Solved>> = pool.install(|| {
+            let known = &*positions;
+            let derived: Vec<Option<Solved>> = self.pool.install(|| {
                 group
                     .par_iter()
-                    .map(|&i| by_children(board, keys[i].0, |k| Some(results[lookup(k)?]?.score)))
+                    .map(|&i| {
+                        by_children(self.board, keys[i].0, |k| {
+                            Some(known.results[known.index(k)?]?.score)
+                        })
+                    })
                     .collect()
             });
             for (&i, s) in group.iter().zip(derived) {
-                results[i] = Some(s.ok_or_else(|| {
+                positions.results[i] = Some(s.ok_or_else(|| {
                     BuildError::Book(BookError::Decode(
                         "a child of a derived position is missing from the book".into(),
                     ))
                 })?);
             }
         }
+        Ok(())
+    }
 
-        let entries: Vec<BookEntry> = keys
+    /// Phase 5: the book of `positions`, checked as a reader checks it, then saved (when
+    /// the build has an output) and its checkpoint removed while `lock` still holds it.
+    fn save(&self, positions: Positions, lock: Option<FileLock>) -> Result<Book, Halt> {
+        let b = self.builder;
+        let entries: Vec<BookEntry> = positions
+            .keys
             .iter()
-            .zip(&results)
+            .zip(&positions.results)
             .map(|(&(key, ply), s)| entry_of(key, ply, s.expect("every entry is solved")))
             .collect();
-        let book = Book::from_entries(self.start, self.depth, entries)?;
+        drop(positions);
+        let book = Book::from_entries(b.start, b.depth, entries)?;
         // Checked as a reader checks it, before anything is replaced.
-        pool.install(|| book.verify())
+        self.pool
+            .install(|| book.verify())
             .map_err(|e| BuildError::Contradiction(e.to_string()))?;
-        if let Some(out) = &self.output {
+        if let Some(out) = &b.output {
             book.save(out)?;
         }
-        if let Some(path) = &self.checkpoint {
+        if let Some(path) = &b.checkpoint {
             // Removed while still locked, so no other build can be resuming from it.
             std::fs::remove_file(path)
                 .map_err(|e| IoError::new("remove book checkpoint", path, e))?;
         }
         drop(lock);
-        Ok(BuildOutcome::Finished(book))
+        Ok(book)
     }
-}
-
-/// `<book>.ckpt`: where a build of `book` checkpoints.
-pub fn checkpoint_path(book: &Path) -> PathBuf {
-    let mut p = book.as_os_str().to_owned();
-    p.push(".ckpt");
-    PathBuf::from(p)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn start(width: u32, height: u32, cell: &str) -> Position {
-        Position::start(Board::new(width, height).unwrap(), cell.parse().unwrap()).unwrap()
-    }
-
-    #[test]
-    fn listing_in_chunks_gives_the_same_positions_in_the_same_order() {
-        let never = AtomicBool::new(false);
-        for (start, depth) in [(start(5, 5, "c3"), 6), (start(4, 6, "b2"), 7)] {
-            let whole = list_in_chunks(&start, depth, usize::MAX, &never, &|_| {}, usize::MAX);
-            let whole = whole.unwrap();
-            assert!(whole.len() > 1000);
-            for chunk in [1, 3, 64] {
-                let chunked = list_in_chunks(&start, depth, usize::MAX, &never, &|_| {}, chunk);
-                assert_eq!(chunked.unwrap(), whole, "{chunk} parents at a time");
-            }
-            assert_eq!(enumerate(&start, depth, &|_| {}), whole);
-            // The bound: exactly the positions pass, one fewer is refused.
-            let n = whole.len();
-            let exact = list_in_chunks(&start, depth, n, &never, &|_| {}, 3);
-            assert_eq!(exact.unwrap(), whole);
-            let fewer = list_in_chunks(&start, depth, n - 1, &never, &|_| {}, 3);
-            assert_eq!(fewer, Err(ListingStop::TooMany));
-        }
-    }
-
     #[test]
     fn a_stop_or_a_tiny_bound_ends_the_listing() {
-        let start = start(5, 5, "c3");
+        let start = Position::centre(Board::new(5, 5).unwrap()).unwrap();
         let stop = AtomicBool::new(true);
         assert_eq!(
             enumerate_bounded(&start, 6, usize::MAX, &stop, &|_| {}),
@@ -1167,31 +954,5 @@ mod tests {
                 ..
             }
         ));
-    }
-
-    #[test]
-    fn a_checkpoint_header_names_its_start_cell() {
-        let header = CkptHeader {
-            magic: CKPT_MAGIC,
-            version: CKPT_VERSION,
-            width: 4,
-            height: 4,
-            start: 5,
-            depth: 4,
-            positions: 220,
-        };
-        assert_eq!(
-            header.describe(),
-            "a 4x4 book from b2 to depth 4 (220 positions)"
-        );
-        let odd = CkptHeader {
-            width: 99,
-            ..header
-        };
-        assert!(
-            odd.describe().contains("from cell index 5"),
-            "{}",
-            odd.describe()
-        );
     }
 }

@@ -221,57 +221,25 @@ fn next_line(
     Ok(Some(text.trim_end_matches(['\n', '\r']).to_string()))
 }
 
+/// An error of line `n` (from 1) of a JSON lines export.
+fn bad_line(n: usize, e: impl std::fmt::Display) -> BookError {
+    BookError::Decode(format!("line {n}: {e}"))
+}
+
 /// Reads a JSON lines export back into a book (the same book, byte for byte, when the
 /// export was whole). Only the key fields, ply, value and DTE of each line are used; each
 /// is checked as it is read, and an error names the line of the input (from 1). The book
 /// must then hold every position of its start and depth, each at its fewest plies, and
 /// pass [`Book::verify`]: an export whose values were altered is refused, not imported.
 /// A UTF-8 byte order mark before the header is skipped; a CSV export is named as such.
+///
+/// It reads in three phases: the header, the entries one line at a time, then the book they
+/// make is checked against its own positions.
 pub fn read_jsonl(input: &mut dyn BufRead) -> Result<Book, BookError> {
-    let bad = |line: usize, e: String| BookError::Decode(format!("line {line}: {e}"));
     let mut buf = Vec::new();
     let first = next_line(input, &mut buf, 1)?
         .ok_or_else(|| BookError::Decode("the export is empty".into()))?;
-    let first = first.strip_prefix('\u{feff}').unwrap_or(&first);
-    if first.starts_with("ply,") {
-        return Err(bad(
-            1,
-            "this is a CSV export; book import reads the JSON lines export (book export \
-             --format jsonl)"
-                .into(),
-        ));
-    }
-    let header: ExportHeader = serde_json::from_str(first).map_err(|e| {
-        bad(
-            1,
-            format!("not the header of a JSON lines book export ({e})"),
-        )
-    })?;
-    if header.format != "rastros-book" {
-        return Err(BookError::BadMagic);
-    }
-    if header.version != super::VERSION {
-        return Err(BookError::UnsupportedVersion {
-            found: header.version,
-            supported: super::VERSION,
-        });
-    }
-    let board = rastros_core::parse_board(&header.board).map_err(|e| bad(1, e.to_string()))?;
-    let start_cell = header
-        .start
-        .parse()
-        .map_err(|e: rastros_core::CellParseError| bad(1, e.to_string()))?;
-    let start = Position::start(board, start_cell).map_err(|e| bad(1, e.to_string()))?;
-    if header.depth > board.size() {
-        return Err(bad(
-            1,
-            format!(
-                "depth {} is beyond the {} cells of {board}",
-                header.depth,
-                board.size()
-            ),
-        ));
-    }
+    let (start, header) = import_header(&first)?;
     let mut entries = Vec::new();
     let mut lines_of: HashMap<(u64, u8), usize> = HashMap::new();
     let mut n = 1;
@@ -283,46 +251,9 @@ pub fn read_jsonl(input: &mut dyn BufRead) -> Result<Book, BookError> {
         if line.trim().is_empty() {
             continue;
         }
-        let x: ExportEntry = serde_json::from_str(&line).map_err(|e| bad(n, e.to_string()))?;
-        let hex = |s: &str| u64::from_str_radix(s, 16).map_err(|e| bad(n, format!("'{s}': {e}")));
-        let value = match x.value.as_str() {
-            "win" => Value::Win,
-            "loss" => Value::Loss,
-            v => return Err(bad(n, format!("value '{v}' is neither win nor loss"))),
-        };
-        if x.ply > header.depth {
-            return Err(bad(
-                n,
-                format!("ply {} is deeper than the depth {}", x.ply, header.depth),
-            ));
-        }
-        let entry = RawEntry {
-            region: hex(&x.key_region)?,
-            snail: x.key_snail,
-            ply: u8::try_from(x.ply).map_err(|e| bad(n, e.to_string()))?,
-            value: u8::from(value == Value::Win),
-            dte: u8::try_from(x.dte).map_err(|e| bad(n, format!("dte {}: {e}", x.dte)))?,
-            best: hex(&x.key_best)?,
-        }
-        .to_entry(board)
-        .map_err(|e| bad(n, e))?;
-        // The line must reach the entry's position within the book's depth: an entry no line
-        // reaches would be silently dropped by the next export.
-        let reached = start
-            .play_moves(&x.moves.join(" "))
-            .map_err(|e| bad(n, format!("moves: {e}")))?;
-        if x.moves.len() != x.ply as usize || canonical(&reached).0 != entry.key {
-            return Err(bad(
-                n,
-                format!(
-                    "the {} moves do not reach the entry's key at ply {}",
-                    x.moves.len(),
-                    x.ply
-                ),
-            ));
-        }
+        let entry = import_entry(&line, n, &start, header.depth)?;
         if let Some(first) = lines_of.insert((entry.key.region, entry.key.snail), n) {
-            return Err(bad(n, format!("the same position as line {first}")));
+            return Err(bad_line(n, format!("the same position as line {first}")));
         }
         entries.push(entry);
     }
@@ -346,4 +277,98 @@ pub fn read_jsonl(input: &mut dyn BufRead) -> Result<Book, BookError> {
     };
     book.check_imported(&line)?;
     Ok(book)
+}
+
+/// The first line of a JSON lines export, checked: its header and the book's start.
+fn import_header(first: &str) -> Result<(Position, ExportHeader), BookError> {
+    let first = first.strip_prefix('\u{feff}').unwrap_or(first);
+    if first.starts_with("ply,") {
+        return Err(bad_line(
+            1,
+            "this is a CSV export; book import reads the JSON lines export (book export \
+             --format jsonl)",
+        ));
+    }
+    let header: ExportHeader = serde_json::from_str(first).map_err(|e| {
+        bad_line(
+            1,
+            format!("not the header of a JSON lines book export ({e})"),
+        )
+    })?;
+    if header.format != "rastros-book" {
+        return Err(BookError::BadMagic);
+    }
+    if header.version != super::VERSION {
+        return Err(BookError::UnsupportedVersion {
+            found: header.version,
+            supported: super::VERSION,
+        });
+    }
+    let board = rastros_core::parse_board(&header.board).map_err(|e| bad_line(1, e))?;
+    let start_cell = header
+        .start
+        .parse()
+        .map_err(|e: rastros_core::CellParseError| bad_line(1, e))?;
+    let start = Position::start(board, start_cell).map_err(|e| bad_line(1, e))?;
+    if header.depth > board.size() {
+        return Err(bad_line(
+            1,
+            format!(
+                "depth {} is beyond the {} cells of {board}",
+                header.depth,
+                board.size()
+            ),
+        ));
+    }
+    Ok((start, header))
+}
+
+/// Line `n` of a JSON lines export, checked: an entry of the book from `start` to `depth`
+/// plies, whose line of moves reaches its key at its ply.
+fn import_entry(
+    line: &str,
+    n: usize,
+    start: &Position,
+    depth: u32,
+) -> Result<BookEntry, BookError> {
+    let board = start.board();
+    let x: ExportEntry = serde_json::from_str(line).map_err(|e| bad_line(n, e))?;
+    let hex = |s: &str| u64::from_str_radix(s, 16).map_err(|e| bad_line(n, format!("'{s}': {e}")));
+    let value = match x.value.as_str() {
+        "win" => Value::Win,
+        "loss" => Value::Loss,
+        v => return Err(bad_line(n, format!("value '{v}' is neither win nor loss"))),
+    };
+    if x.ply > depth {
+        return Err(bad_line(
+            n,
+            format!("ply {} is deeper than the depth {depth}", x.ply),
+        ));
+    }
+    let entry = RawEntry {
+        region: hex(&x.key_region)?,
+        snail: x.key_snail,
+        ply: u8::try_from(x.ply).map_err(|e| bad_line(n, e))?,
+        value: u8::from(value == Value::Win),
+        dte: u8::try_from(x.dte).map_err(|e| bad_line(n, format!("dte {}: {e}", x.dte)))?,
+        best: hex(&x.key_best)?,
+    }
+    .to_entry(board)
+    .map_err(|e| bad_line(n, e))?;
+    // The line must reach the entry's position within the book's depth: an entry no line
+    // reaches would be silently dropped by the next export.
+    let reached = start
+        .play_moves(&x.moves.join(" "))
+        .map_err(|e| bad_line(n, format!("moves: {e}")))?;
+    if x.moves.len() != x.ply as usize || canonical(&reached).0 != entry.key {
+        return Err(bad_line(
+            n,
+            format!(
+                "the {} moves do not reach the entry's key at ply {}",
+                x.moves.len(),
+                x.ply
+            ),
+        ));
+    }
+    Ok(entry)
 }

@@ -364,7 +364,7 @@ mod tests {
     fn small_book() -> Vec<u8> {
         let board = Board::new(4, 4).unwrap();
         let start = Position::start(board, "b2".parse().unwrap()).unwrap();
-        let entries = super::super::build::enumerate(&start, 0, &|_| {})
+        let entries = super::super::listing::enumerate(&start, 0, &|_| {})
             .into_iter()
             .map(|(key, ply)| BookEntry {
                 key,

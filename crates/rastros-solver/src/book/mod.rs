@@ -49,8 +49,10 @@
 //! ```
 
 mod build;
+mod checkpoint;
 pub mod export;
 mod format;
+mod listing;
 pub mod winner;
 
 use std::fmt;
@@ -66,19 +68,20 @@ use crate::solver::{SolveError, Solver};
 use crate::table::Key;
 
 pub use build::{
-    checkpoint_path, BookBuilder, BuildError, BuildOutcome, BuildProgress, Strategy,
-    DEFAULT_MAX_POSITIONS, RECHECK_ALWAYS,
+    BookBuilder, BuildError, BuildOutcome, BuildProgress, Strategy, DEFAULT_MAX_POSITIONS,
+    RECHECK_ALWAYS,
 };
+pub use checkpoint::checkpoint_path;
 pub use format::{ENTRY_LEN, VERSION};
 pub use winner::WinnerBook;
 // Internals public only for the integration tests (`tests/book.rs` corrupts files byte by
 // byte and rebuilds positions from keys): hidden from the docs, not part of the API.
 #[doc(hidden)]
-pub use build::CKPT_HEADER_LEN;
-#[doc(hidden)]
-pub use build::{enumerate, key_position};
+pub use checkpoint::CKPT_HEADER_LEN;
 #[doc(hidden)]
 pub use format::{fnv1a64, HEADER_LEN, MAGIC};
+#[doc(hidden)]
+pub use listing::{enumerate, key_position};
 
 /// One book entry: a canonical position (player 1 to move, unreachable cells folded, the
 /// smaller mirror image on square boards) and its solution.
@@ -588,16 +591,16 @@ impl Book {
         let stop = std::sync::atomic::AtomicBool::new(false);
         // One more than the entries: a single missing position is named below.
         let bound = self.len().saturating_add(1);
-        let listed = build::enumerate_bounded(&self.start(), self.depth, bound, &stop, &|_| {})
+        let listed = listing::enumerate_bounded(&self.start(), self.depth, bound, &stop, &|_| {})
             .map_err(|_| {
-                BookError::Decode(format!(
-                    "the book of {} from {} to depth {} has more than the {} positions given",
-                    self.board,
-                    self.board.cell(self.start),
-                    self.depth,
-                    self.len()
-                ))
-            })?;
+            BookError::Decode(format!(
+                "the book of {} from {} to depth {} has more than the {} positions given",
+                self.board,
+                self.board.cell(self.start),
+                self.depth,
+                self.len()
+            ))
+        })?;
         let mut found = vec![false; self.len()];
         for (key, ply) in listed {
             let Ok(i) = self

@@ -4,6 +4,9 @@
 //! with its own time limit, so that big boards can publish values whose distances take too
 //! long.
 //!
+//! A survey is planned first ([`Plan`]: the boards, each once, and the start cells of each,
+//! checked), then solved board by board ([`survey_board`]).
+//!
 //! ```
 //! use std::sync::atomic::AtomicBool;
 //! use rastros_core::Board;
@@ -20,6 +23,8 @@
 //! assert!(back.iter().zip(&rows).all(|(a, b)| (a.start(), a.score()) == (b.start(), b.score())));
 //! ```
 
+mod plan;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -29,6 +34,8 @@ use rastros_core::{Board, Position};
 
 use crate::score::{Score, Value};
 use crate::solver::{SetupError, SolveError, Solver, SolverConfig};
+
+pub use plan::{are_transposes, boards, start_cells, Plan, PlanError, SurveyBoards};
 
 /// One start position of the survey: a board, a start cell of it (never a goal), and what
 /// is known of the start position for player 1 to move. Built by [`SurveyRow::new`], which
@@ -222,27 +229,6 @@ impl std::error::Error for SurveyError {
             _ => None,
         }
     }
-}
-
-/// The boards W x H with `min_side <= W, H <= max_side` and at most `max_cells` cells,
-/// by width then height.
-pub fn boards(min_side: u32, max_side: u32, max_cells: u32) -> Vec<&'static Board> {
-    let mut out = Vec::new();
-    // No side of a board of at most 64 cells, the other side at least 2, passes 32.
-    let max_side = max_side.min(32);
-    for w in min_side.max(2)..=max_side {
-        for h in min_side.max(2)..=max_side {
-            if w * h <= max_cells.min(64) {
-                out.extend(Board::new(w, h).ok());
-            }
-        }
-    }
-    out
-}
-
-/// The cells of `board` a snail may start on: all but the two goals.
-pub fn start_cells(board: &Board) -> Vec<u8> {
-    (board.cells() - board.goals()).iter().collect()
 }
 
 /// Solves the start positions of `board` from the cells `starts` one after the other (each
@@ -537,20 +523,20 @@ pub fn complete_by_symmetry(rows: &[SurveyRow]) -> Vec<SurveyRow> {
 /// with a time of 0.
 fn transposed(r: &SurveyRow) -> SurveyRow {
     let (w, h) = (r.width(), r.height());
-    let (file, rank) = (r.start % w, r.start / w);
     SurveyRow {
         board: Board::new(h.into(), w.into()).expect("the transpose of a board is a board"),
-        start: file * h + rank,
+        start: transposed_start(r.board, r.start),
         seconds: 0.0,
         value_seconds: 0.0,
         ..*r
     }
 }
 
-/// Whether the boards `a` and `b` are each other's mirror image in the a1 diagonal (W x H
-/// and H x W with W != H): their start positions are the same games, cell for mirrored cell.
-pub fn are_transposes(a: &Board, b: &Board) -> bool {
-    a.width() != a.height() && (a.width(), a.height()) == (b.height(), b.width())
+/// The start cell index on the board mirrored in the a1 diagonal (W x H becomes H x W) of
+/// the start cell index `start` of `board`: (file, rank) becomes (rank, file).
+fn transposed_start(board: &Board, start: u8) -> u8 {
+    let (file, rank) = (start % board.width(), start / board.width());
+    file * board.height() + rank
 }
 
 /// Every board of `rows` drawn as a grid, top rank first: `W 7` is a win for player 1 in 7
