@@ -8,7 +8,12 @@ use rastros_core::{perft, Position};
 use rastros_solver::parallel::parallel_perft;
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let depth: u32 = match std::env::args().nth(1) {
+    run(std::env::args().nth(1))
+}
+
+/// Counts to the depth in `arg`, 6 without one.
+fn run(arg: Option<String>) -> Result<(), Box<dyn Error>> {
+    let depth: u32 = match arg {
         Some(text) => text.parse().map_err(|e| format!("depth {text:?}: {e}"))?,
         None => 6,
     };
@@ -23,5 +28,6 @@ fn main() -> Result<(), Box<dyn Error>> {
 
 #[test]
 fn runs() {
-    main().unwrap();
+    // Not `main`: the test harness's own arguments would be read as the depth.
+    run(None).unwrap();
 }

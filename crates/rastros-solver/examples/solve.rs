@@ -10,9 +10,12 @@ use rastros_core::Position;
 use rastros_solver::{Mode, Solver, SolverConfig};
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let moves = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "c3 d2 c2 d3".into());
+    run(std::env::args().nth(1))
+}
+
+/// Solves the 7x7 position after the moves in `arg`, `c3 d2 c2 d3` without one.
+fn run(arg: Option<String>) -> Result<(), Box<dyn Error>> {
+    let moves = arg.unwrap_or_else(|| "c3 d2 c2 d3".into());
     let pos = Position::standard().play_moves(&moves)?;
     let board = pos.board();
     let solver = Solver::new(board, SolverConfig::default())?;
@@ -34,5 +37,6 @@ fn main() -> Result<(), Box<dyn Error>> {
 
 #[test]
 fn runs() {
-    main().unwrap();
+    // Not `main`: the test harness's own arguments would be read as moves.
+    run(None).unwrap();
 }
