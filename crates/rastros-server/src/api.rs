@@ -80,18 +80,9 @@ pub struct Game {
 }
 
 impl Game {
-    /// Checks a game: board, start cell and every move, naming the first problem.
-    pub fn parse(
-        board: Option<&str>,
-        start: Option<&str>,
-        moves: &[String],
-    ) -> Result<Game, ApiError> {
-        Game::parse_from(board, start, None, moves)
-    }
-
-    /// [`Game::parse`] with an optional start `position` in the one-line text form: the
-    /// game then goes on from it (its board must be `board` when both are given, and
-    /// `start` must be absent).
+    /// Checks a game: board, start cell (or a start `position` in the one-line text form:
+    /// the game then goes on from it; its board must be `board` when both are given, and
+    /// `start` must be absent) and every move, naming the first problem.
     pub fn parse_from(
         board: Option<&str>,
         start: Option<&str>,

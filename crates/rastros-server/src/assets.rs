@@ -62,12 +62,6 @@ const PUZZLES: Asset = Asset {
     body: include_bytes!("../../../tables/puzzles.json"),
 };
 
-/// The total size of the page's files in bytes (the whole first load, before compression;
-/// the puzzle list, loaded later, is not part of it).
-pub fn total_bytes() -> usize {
-    ASSETS.iter().map(|a| a.body.len()).sum()
-}
-
 /// A route for every embedded file. Each answer has an `ETag` (the file's FNV-1a 64
 /// checksum) and `Cache-Control: no-cache`: a browser asks again every time, and a request
 /// whose `If-None-Match` names the current tag gets `304 Not Modified` without the body.
@@ -100,4 +94,34 @@ pub fn routes() -> Router<Arc<AppState>> {
                 }),
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page's first load (its files and the texts of one language, at most a few KiB)
+    /// stays under 200 KiB before compression, with room for half the puzzle list besides.
+    #[test]
+    fn the_page_is_small() {
+        let page: usize = ASSETS.iter().map(|a| a.body.len()).sum();
+        let texts = serde_json::to_vec(&crate::texts::page(crate::texts::Lang::En))
+            .unwrap()
+            .len();
+        assert!(page + texts < 200 * 1024, "{page} + {texts} bytes");
+        assert!(page < 200 * 1024 - PUZZLES.body.len() / 2, "{page} bytes");
+    }
+
+    /// Every file has its own path and a media type the browser will not have to guess.
+    #[test]
+    fn every_file_has_its_path_and_media_type() {
+        let mut paths: Vec<&str> = ASSETS.iter().chain([&PUZZLES]).map(|a| a.path).collect();
+        paths.sort_unstable();
+        paths.dedup();
+        assert_eq!(paths.len(), ASSETS.len() + 1);
+        for a in ASSETS.iter().chain([&PUZZLES]) {
+            assert!(a.path.starts_with('/'), "{}", a.path);
+            assert!(!a.media_type.is_empty() && !a.body.is_empty(), "{}", a.path);
+        }
+    }
 }

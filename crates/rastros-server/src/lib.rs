@@ -1,25 +1,30 @@
 //! `rastros serve`: the web page and JSON API of Rastros (Slime Trail).
 //!
+//! What a user of the crate calls:
+//!
 //! - [`router`] builds the whole service from a [`Config`]: the page's assets (embedded in
 //!   the binary) and the API (`/api/analyze`, `/api/move`, `/api/position`, `/api/rules`,
 //!   `/api/texts`), with a body limit, a time limit and a log line per request (`tracing`)
-//!   as layers; [`try_router`] also allocates every slot's table first;
-//! - [`serve`] runs it on a listener until Ctrl-C or SIGTERM, within the connection
-//!   [`Limits`];
-//! - [`slots`]: the solver slots, bounded in number and table memory;
-//! - [`engine`]: the computer's answers for one request;
-//! - [`error`]: every failure as a status code and `{"error":"..."}`.
+//!   as layers;
+//! - [`run`] makes every solver slot's table first, then serves on a listener until Ctrl-C
+//!   or SIGTERM, within the connection [`Limits`];
+//! - [`load_book`] reads the opening book the slots share.
+//!
+//! Inside, private: the handlers (`api`), the page's files (`assets`) and texts (`texts`),
+//! the solver slots, bounded in number and table memory (`slots`), the computer's answers
+//! for one request (`engine`), every failure as a status code and `{"error":"..."}`
+//! (`error`), and the connections (`conn`).
 //!
 //! The server keeps no state per game: every request carries the game.
 #![deny(missing_docs)]
 
-pub mod api;
-pub mod assets;
+mod api;
+mod assets;
 mod conn;
-pub mod engine;
-pub mod error;
-pub mod slots;
-pub mod texts;
+mod engine;
+mod error;
+mod slots;
+mod texts;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -93,7 +98,7 @@ pub fn load_book(path: Option<&Path>) -> Result<Option<Book>, BookError> {
 
 /// What every handler shares.
 #[derive(Debug)]
-pub struct AppState {
+pub(crate) struct AppState {
     slots: Arc<Slots>,
     move_time: Duration,
     body_limit: usize,
@@ -130,7 +135,7 @@ impl std::fmt::Display for StartError {
 impl std::error::Error for StartError {}
 
 /// The whole service: page, API and layers. Each slot makes its table on its first
-/// request; [`try_router`] makes them at once.
+/// request ([`run`] makes them all before it listens).
 pub fn router(config: &Config) -> Router {
     router_with(config, slots(config))
 }
@@ -138,7 +143,7 @@ pub fn router(config: &Config) -> Router {
 /// [`router`], with every slot's player for the standard board made first, its table
 /// allocated: a table the machine cannot give is refused here, before the server listens,
 /// rather than answered 500 on every request.
-pub fn try_router(config: &Config) -> Result<Router, StartError> {
+fn try_router(config: &Config) -> Result<Router, StartError> {
     let slots = slots(config);
     slots
         .prepare(Board::standard())
@@ -287,7 +292,7 @@ async fn json_errors(req: Request, next: Next, body_limit: usize) -> Response {
     error.into_response()
 }
 
-/// Makes the service (every table allocated, [`try_router`]), binds `listen`, calls
+/// Makes the service (every slot's table allocated first), binds `listen`, calls
 /// `ready` with the address bound (the real port when `listen` asks for port 0), and serves
 /// until Ctrl-C or SIGTERM within `limits`, on a runtime of its own. Nothing listens
 /// unless every table could be made.
@@ -304,40 +309,15 @@ pub fn run(
         .map_err(StartError::Listen)?;
     runtime.block_on(async {
         // The signals are caught from before the first client can connect.
-        let stop = stop_signal().map_err(StartError::Listen)?;
+        let stop = conn::stop_signal().map_err(StartError::Listen)?;
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .map_err(StartError::Listen)?;
         ready(listener.local_addr().map_err(StartError::Listen)?);
-        serve_until(listener, router, limits, stop)
+        conn::serve_until(listener, router, limits, stop)
             .await
             .map_err(StartError::Listen)
     })
-}
-
-/// Completes on Ctrl-C (SIGINT) or SIGTERM (what `systemctl stop` and container runtimes
-/// send), both caught from the moment this is called. Must be called inside a tokio runtime.
-pub fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        let mut interrupt = signal(SignalKind::interrupt())?;
-        let mut terminate = signal(SignalKind::terminate())?;
-        Ok(async move {
-            tokio::select! {
-                _ = interrupt.recv() => {}
-                _ = terminate.recv() => {}
-            }
-        })
-    }
-    #[cfg(not(unix))]
-    {
-        Ok(async {
-            if tokio::signal::ctrl_c().await.is_err() {
-                std::future::pending::<()>().await;
-            }
-        })
-    }
 }
 
 /// Limits of the connections themselves (each request's own limits are layers of the
@@ -369,74 +349,4 @@ impl Default for Limits {
             shutdown_grace: Duration::from_secs(10),
         }
     }
-}
-
-/// Serves `router` on `listener` until Ctrl-C or SIGTERM with the default [`Limits`].
-pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
-    serve_until(listener, router, Limits::default(), stop_signal()?).await
-}
-
-/// Serves `router` on `listener` over HTTP/1.1 until `stop` completes, then stops
-/// accepting, lets the requests under way finish for at most `limits.shutdown_grace`, and
-/// returns. (axum's own `serve` has no header read timeout, write stall limit or connection
-/// cap; this loop is hyper's server with them.)
-pub async fn serve_until(
-    listener: tokio::net::TcpListener,
-    router: Router,
-    limits: Limits,
-    stop: impl std::future::Future<Output = ()>,
-) -> std::io::Result<()> {
-    use hyper_util::rt::{TokioIo, TokioTimer};
-    let (stopping, stopped) = tokio::sync::watch::channel(false);
-    let mut connections = tokio::task::JoinSet::new();
-    let places = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
-    tokio::pin!(stop);
-    loop {
-        // At the cap, wait for a connection to end before accepting the next.
-        let place = tokio::select! {
-            place = Arc::clone(&places).acquire_owned() => match place {
-                Ok(place) => place,
-                Err(_) => break,
-            },
-            () = &mut stop => break,
-        };
-        let (stream, _) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(connection) => connection,
-                // Out of file descriptors, a connection reset before it was accepted, ...:
-                // the next one may do, after a pause that keeps this loop from spinning.
-                Err(_) => {
-                    tokio::time::sleep(Duration::from_millis(10)).await;
-                    continue;
-                }
-            },
-            () = &mut stop => break,
-        };
-        while connections.try_join_next().is_some() {}
-        let service = hyper_util::service::TowerToHyperService::new(router.clone());
-        let mut stopped = stopped.clone();
-        connections.spawn(async move {
-            let _place = place;
-            let stream = conn::StallLimit::new(stream, limits.write_stall);
-            let connection = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(limits.header_read)
-                .serve_connection(TokioIo::new(stream), service);
-            tokio::pin!(connection);
-            tokio::select! {
-                _ = connection.as_mut() => {}
-                _ = stopped.changed() => {
-                    connection.as_mut().graceful_shutdown();
-                    let _ = connection.await;
-                }
-            }
-        });
-    }
-    drop(listener);
-    let _ = stopping.send(true);
-    let _ = tokio::time::timeout(limits.shutdown_grace, async {
-        while connections.join_next().await.is_some() {}
-    })
-    .await;
-    Ok(())
 }

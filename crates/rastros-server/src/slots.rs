@@ -69,11 +69,6 @@ impl Slots {
         Ok(())
     }
 
-    /// How long a request waits for a slot before it is refused as busy.
-    pub fn wait(&self) -> Duration {
-        self.wait
-    }
-
     /// Runs `work` with an engine for `board` on a blocking thread: [`ApiError::Busy`] when no
     /// slot frees up within the wait.
     pub async fn run<T, F>(self: &Arc<Self>, board: &'static Board, work: F) -> Result<T, ApiError>

@@ -43,3 +43,25 @@ pub fn page(lang: Lang) -> BTreeMap<&'static str, &'static str> {
         .map(|(key, text)| (key.as_str(), text.as_str()))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page's texts in every language: its own and every shared one, none of the
+    /// terminal's (its help, its goodbye).
+    #[test]
+    fn the_page_gets_its_own_texts_and_the_shared_ones_only() {
+        for lang in Lang::ALL {
+            let texts = page(lang);
+            for key in SHARED {
+                assert!(texts.contains_key(key), "{lang:?}: {key}");
+            }
+            assert!(texts
+                .keys()
+                .all(|k| k.starts_with("page-") || SHARED.contains(k)));
+            assert!(!texts.contains_key("help") && !texts.contains_key("goodbye"));
+            assert!(texts.keys().filter(|k| k.starts_with("page-")).count() > 10);
+        }
+    }
+}

@@ -16,7 +16,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rastros_server::{router, Config};
+use rastros_server::{Config, Limits};
 use serde_json::{json, Value};
 
 const CLIENTS: usize = 64;
@@ -181,16 +181,16 @@ fn sixty_four_clients_play_7x7_against_perfect() {
     };
     let slots = config.slots;
     let (tx, rx) = mpsc::channel();
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let server = runtime.spawn(async move {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        tx.send(listener.local_addr().unwrap()).unwrap();
-        let forever = std::future::pending::<()>();
-        rastros_server::serve_until(listener, router(&config), Default::default(), forever)
-            .await
-            .unwrap();
+    // The server as `rastros serve` runs it, on a thread of its own until the test ends.
+    let server = std::thread::spawn(move || {
+        let listen = SocketAddr::from(([127, 0, 0, 1], 0));
+        rastros_server::run(listen, &config, Limits::default(), |addr| {
+            tx.send(addr).unwrap()
+        })
     });
-    let addr = rx.recv().unwrap();
+    let addr = rx
+        .recv()
+        .unwrap_or_else(|_| panic!("the server did not start: {:?}", server.join()));
     assert!(addr.ip().is_loopback());
 
     // One client alone first: how long a single answer takes with the book and a warm table.
@@ -220,7 +220,7 @@ fn sixty_four_clients_play_7x7_against_perfect() {
         .flat_map(|h| h.join().unwrap())
         .collect();
     let took = clock.elapsed();
-    server.abort();
+    // The server thread serves until the test process ends.
 
     let mut latencies: Vec<Duration> = seen
         .iter()
