@@ -1,0 +1,326 @@
+//! Checks the engine's moves in the games of a `rastros referee --out DIR` tournament: the
+//! games are replayed from `DIR/games.jsonl`, and the solver gives the value of the position
+//! before each move of the contestant named by `--player` and of the position after it.
+//! Every move made in a won position must keep the win (a move that leaves the opponent a
+//! lost position, or enters the mover's goal); a move made in a lost position is counted
+//! with its time (the losing side's policy). Prints one JSON object: the moves by side,
+//! the moves that gave a win away (each with its game and ply), and the times of the
+//! player's moves in won and in lost positions (median, p90, p99, max).
+//!
+//! ```text
+//! cargo run --release -p rastros-solver --example check_games -- \
+//!     --games DIR/games.jsonl --player builtin:perfect --start e5 --hash-mb 2048
+//! ```
+//!
+//! Options: `--games FILE` (required), `--player NAME` (`builtin:perfect`; a contestant
+//! whose name contains it), `--board WxH` (8x8), `--start CELL` (e5), `--hash-mb M`
+//! (1024), `--threads N` (1), `--cap-ms T` (20000: the most a value of a lost position
+//! may take; won positions are always solved to the end). Exit code 1 when a won position's
+//! move gave the win away, 2 on bad input.
+
+use std::collections::{HashMap, HashSet};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering::SeqCst;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use rastros_core::{parse_board, Position};
+use rastros_solver::solver::{terminal_score, SolveError};
+use rastros_solver::{Solver, SolverConfig, Value};
+use serde_json::json;
+
+struct Options {
+    games: String,
+    player: String,
+    board: String,
+    start: String,
+    hash_mb: usize,
+    threads: usize,
+    cap: Duration,
+}
+
+fn options() -> Result<Options, String> {
+    let mut o = Options {
+        games: String::new(),
+        player: "builtin:perfect".into(),
+        board: "8x8".into(),
+        start: "e5".into(),
+        hash_mb: 1024,
+        threads: 1,
+        cap: Duration::from_millis(20_000),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = |v: &str| {
+            v.parse::<u64>()
+                .map_err(|_| format!("{flag} {v}: not a whole number"))
+        };
+        match flag.as_str() {
+            "--games" => o.games = value,
+            "--player" => o.player = value,
+            "--board" => o.board = value,
+            "--start" => o.start = value,
+            "--hash-mb" => o.hash_mb = number(&value)? as usize,
+            "--threads" => o.threads = number(&value)? as usize,
+            "--cap-ms" => o.cap = Duration::from_millis(number(&value)?),
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    if o.games.is_empty() {
+        return Err("--games FILE is required".into());
+    }
+    Ok(o)
+}
+
+/// The value of `pos` for its side to move: the end of the game when it is over, else the
+/// solver's, interrupted after `cap` when given (`None` then). Values are remembered.
+struct Values {
+    solver: Solver,
+    known: HashMap<Position, Value>,
+}
+
+impl Values {
+    fn value(&mut self, pos: &Position, cap: Option<Duration>) -> Result<Option<Value>, String> {
+        if let Some(score) = terminal_score(pos) {
+            return Ok(Some(score.value));
+        }
+        if let Some(&v) = self.known.get(pos) {
+            return Ok(Some(v));
+        }
+        let result = match cap {
+            None => self.solver.value(pos),
+            Some(cap) => {
+                let flag = self.solver.interrupt_flag();
+                let (done, finished) = mpsc::channel::<()>();
+                let watchdog = std::thread::spawn(move || {
+                    if finished.recv_timeout(cap) == Err(mpsc::RecvTimeoutError::Timeout) {
+                        flag.store(true, SeqCst);
+                    }
+                });
+                let result = self.solver.value(pos);
+                drop(done);
+                let _ = watchdog.join();
+                self.solver.interrupt_flag().store(false, SeqCst);
+                result
+            }
+        };
+        match result {
+            Ok(v) => {
+                self.known.insert(*pos, v);
+                Ok(Some(v))
+            }
+            Err(SolveError::Interrupted) => Ok(None),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+}
+
+/// The `q` quantile (0 to 1) of sorted `xs`, nearest rank.
+fn quantile(xs: &[f64], q: f64) -> f64 {
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((q * xs.len() as f64).ceil() as usize).clamp(1, xs.len()) - 1;
+    xs[i]
+}
+
+fn summary(mut xs: Vec<f64>) -> serde_json::Value {
+    xs.sort_by(f64::total_cmp);
+    json!({
+        "n": xs.len(),
+        "median_ms": quantile(&xs, 0.5),
+        "p90_ms": quantile(&xs, 0.9),
+        "p99_ms": quantile(&xs, 0.99),
+        "max_ms": xs.last().copied().unwrap_or(f64::NAN),
+    })
+}
+
+fn run() -> Result<(serde_json::Value, bool), String> {
+    let o = options()?;
+    let board = parse_board(&o.board).map_err(|e| format!("--board {}: {e}", o.board))?;
+    let cell = o
+        .start
+        .parse()
+        .map_err(|e| format!("--start {}: {e}", o.start))?;
+    let start = Position::start(board, cell).map_err(|e| format!("--start {}: {e}", o.start))?;
+    let config = SolverConfig {
+        hash_mb: o.hash_mb,
+        threads: o.threads,
+        ..SolverConfig::default()
+    };
+    let mut values = Values {
+        solver: Solver::new(board, config).map_err(|e| e.to_string())?,
+        known: HashMap::new(),
+    };
+    let text = std::fs::read_to_string(&o.games).map_err(|e| format!("{}: {e}", o.games))?;
+    let mut out = check(&text, &start, &o.player, &mut values, o.cap)
+        .map_err(|e| format!("{}: {e}", o.games))?;
+    out["hash_mb"] = json!(o.hash_mb);
+    let ok = out["gave_the_win_away"]
+        .as_array()
+        .is_some_and(|a| a.is_empty());
+    Ok((out, ok))
+}
+
+/// The report on the games of `text` (lines of `games.jsonl`) played from `start`, for the
+/// contestant whose name contains `player`; `cap` bounds the solve of a lost position.
+fn check(
+    text: &str,
+    start: &Position,
+    player: &str,
+    values: &mut Values,
+    cap: Duration,
+) -> Result<serde_json::Value, String> {
+    let board = start.board();
+    let (mut games, mut won_games, mut distinct) = (0, 0, HashSet::new());
+    let (mut won_moves, mut kept, mut lost_moves, mut unknown) = (0, 0, 0, 0);
+    let mut given_away = Vec::new();
+    let (mut won_ms, mut lost_ms, mut unknown_ms) = (Vec::new(), Vec::new(), Vec::new());
+    let mut sides = [0usize; 2];
+    for (n, line) in text.lines().enumerate() {
+        let bad = |what: &str| format!("line {}: {what}", n + 1);
+        let game: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
+        let name = |key: &str| game[key].as_str().unwrap_or_default().to_string();
+        let side = if name("player1").contains(player) {
+            0
+        } else if name("player2").contains(player) {
+            1
+        } else {
+            return Err(bad(&format!("no player named {player}")));
+        };
+        sides[side] += 1;
+        games += 1;
+        if name("winner").contains(player) {
+            won_games += 1;
+        }
+        let opening = game["opening_plies"]
+            .as_u64()
+            .ok_or_else(|| bad("no opening_plies"))? as usize;
+        let moves: Vec<String> = game["moves"]
+            .as_array()
+            .ok_or_else(|| bad("no moves"))?
+            .iter()
+            .map(|m| m.as_str().unwrap_or_default().to_string())
+            .collect();
+        let times: Vec<f64> = game["times_ms"]
+            .as_array()
+            .ok_or_else(|| bad("no times_ms"))?
+            .iter()
+            .map(|t| t.as_f64().unwrap_or(f64::NAN))
+            .collect();
+        let mut pos = *start;
+        for (ply, m) in moves.iter().enumerate() {
+            let to = board
+                .parse_cell(m)
+                .map_err(|e| bad(&format!("move {m}: {e}")))?;
+            let after = pos.play_index(to).map_err(|e| bad(&e.to_string()))?;
+            if ply >= opening && ply % 2 == side {
+                let ms = times.get(ply - opening).copied().unwrap_or(f64::NAN);
+                match values.value(&pos, Some(cap))? {
+                    Some(Value::Win) => {
+                        won_moves += 1;
+                        won_ms.push(ms);
+                        // The opponent's value after the move, to the end of the solve.
+                        if values.value(&after, None)? == Some(Value::Loss) {
+                            kept += 1;
+                        } else {
+                            given_away
+                                .push(json!({"game": game["game"], "ply": ply + 1, "move": m}));
+                        }
+                    }
+                    Some(Value::Loss) => {
+                        lost_moves += 1;
+                        lost_ms.push(ms);
+                    }
+                    None => {
+                        unknown += 1;
+                        unknown_ms.push(ms);
+                    }
+                }
+            }
+            pos = after;
+        }
+        distinct.insert(moves);
+    }
+    Ok(json!({
+        "games": games,
+        "distinct_games": distinct.len(),
+        "player": player,
+        "as_player1": sides[0],
+        "as_player2": sides[1],
+        "won": won_games,
+        "moves_in_won_positions": won_moves,
+        "kept_the_win": kept,
+        "gave_the_win_away": given_away,
+        "moves_in_lost_positions": lost_moves,
+        "moves_not_solved_within_cap": unknown,
+        "times_in_won_positions": summary(won_ms),
+        "times_in_lost_positions": summary(lost_ms),
+        "times_not_solved": summary(unknown_ms),
+        "cap_ms": cap.as_millis() as u64,
+    }))
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok((out, ok)) => {
+            println!("{out}");
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("check_games: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// On 5x5 from the centre (player 1 wins): a move to an optimal cell keeps the win, and a
+/// move to a cell the solver finds winning for player 2 is reported as given away.
+#[test]
+fn finds_a_win_given_away() {
+    let board = parse_board("5x5").unwrap();
+    let start = Position::centre(board).unwrap();
+    let config = SolverConfig {
+        hash_mb: 8,
+        threads: 1,
+        ..SolverConfig::default()
+    };
+    let mut values = Values {
+        solver: Solver::new(board, config).unwrap(),
+        known: HashMap::new(),
+    };
+    let cap = Duration::from_secs(60);
+    let (mut good, mut bad) = (None, None);
+    for to in start.legal_moves() {
+        let child = start.play_index(to).unwrap();
+        match values.value(&child, None).unwrap() {
+            Some(Value::Loss) => good = Some(to),
+            _ => bad = Some(to),
+        }
+    }
+    let line = |to: u8| {
+        json!({"game": 1, "player1": "builtin:perfect", "player2": "bot", "opening_plies": 0,
+            "moves": [board.cell(to).to_string()], "winner": "bot", "times_ms": [2.5]})
+        .to_string()
+    };
+    let (good, bad) = (good.unwrap(), bad.unwrap());
+    let text = format!("{}\n{}\n", line(good), line(bad));
+    let out = check(&text, &start, "builtin:perfect", &mut values, cap).unwrap();
+    assert_eq!(out["moves_in_won_positions"], 2);
+    assert_eq!(out["kept_the_win"], 1);
+    assert_eq!(
+        out["gave_the_win_away"][0]["move"],
+        board.cell(bad).to_string()
+    );
+    assert_eq!(out["times_in_won_positions"]["max_ms"], 2.5);
+    // The same games with the engine named as player 2: its moves are the bot's, none.
+    let out = check(&text, &start, "bot", &mut values, cap).unwrap();
+    assert_eq!(out["moves_in_won_positions"], 0);
+    assert!(check("{}", &start, "bot", &mut values, cap).is_err());
+}
