@@ -1,11 +1,12 @@
 //! Checks the engine's moves in the games of a `rastros referee --out DIR` tournament: the
-//! games are replayed from `DIR/games.jsonl`, and the solver gives the value of the position
-//! before each move of the contestant named by `--player` and of the position after it.
-//! Every move made in a won position must keep the win (a move that leaves the opponent a
-//! lost position, or enters the mover's goal); a move made in a lost position is counted
-//! with its time (the losing side's policy). Prints one JSON object: the moves by side,
-//! the moves that gave a win away (each with its game and ply), and the times of the
-//! player's moves in won and in lost positions (median, p90, p99, max).
+//! games are replayed from `DIR/games.jsonl` and every move of the contestant named by
+//! `--player` made in a won position must keep the win (leave the opponent a position the
+//! solver finds lost, or enter the mover's goal). The value of the position before a move
+//! follows from what is known where it can (the start is solved to the end; every move of a
+//! lost side leaves a won position; a move that keeps a win leaves a lost one) and is solved
+//! within `--cap-ms` elsewhere. Prints one JSON object: the player's moves in won, lost and
+//! unsolved positions with their times (median, p90, p99, max), and the moves that gave a
+//! win away (each with its game and ply).
 //!
 //! ```text
 //! cargo run --release -p rastros-solver --example check_games -- \
@@ -14,8 +15,8 @@
 //!
 //! Options: `--games FILE` (required), `--player NAME` (`builtin:perfect`; a contestant
 //! whose name contains it), `--board WxH` (8x8), `--start CELL` (e5), `--hash-mb M`
-//! (1024), `--threads N` (1), `--cap-ms T` (20000: the most a value of a lost position
-//! may take; won positions are always solved to the end). Exit code 1 when a won position's
+//! (1024), `--threads N` (1), `--cap-ms T` (20000: the most the value of a position that
+//! does not follow may take; a move from a won position is always solved to the end). Exit code 1 when a won position's
 //! move gave the win away, 2 on bad input.
 
 use std::collections::{HashMap, HashSet};
@@ -174,7 +175,7 @@ fn check(
 ) -> Result<serde_json::Value, String> {
     let board = start.board();
     let (mut games, mut won_games, mut distinct) = (0, 0, HashSet::new());
-    let (mut won_moves, mut kept, mut lost_moves, mut unknown) = (0, 0, 0, 0);
+    let mut kept = 0;
     let mut given_away = Vec::new();
     let (mut won_ms, mut lost_ms, mut unknown_ms) = (Vec::new(), Vec::new(), Vec::new());
     let mut sides = [0usize; 2];
@@ -210,36 +211,43 @@ fn check(
             .iter()
             .map(|t| t.as_f64().unwrap_or(f64::NAN))
             .collect();
+        // The value of `pos` for its mover where it follows from what is known: the start's
+        // (solved to the end), the loser's every move leaves a won position, and a move
+        // that keeps a win leaves a lost one. Elsewhere (after a move from a won position
+        // by the other contestant) it is solved within `cap`.
         let mut pos = *start;
+        let mut known = values.value(start, None)?;
         for (ply, m) in moves.iter().enumerate() {
             let to = board
                 .parse_cell(m)
                 .map_err(|e| bad(&format!("move {m}: {e}")))?;
             let after = pos.play_index(to).map_err(|e| bad(&e.to_string()))?;
-            if ply >= opening && ply % 2 == side {
+            let engine = ply >= opening && ply % 2 == side;
+            if engine && known.is_none() {
+                known = values.value(&pos, Some(cap))?;
+            }
+            if engine {
                 let ms = times.get(ply - opening).copied().unwrap_or(f64::NAN);
-                match values.value(&pos, Some(cap))? {
-                    Some(Value::Win) => {
-                        won_moves += 1;
-                        won_ms.push(ms);
-                        // The opponent's value after the move, to the end of the solve.
-                        if values.value(&after, None)? == Some(Value::Loss) {
-                            kept += 1;
-                        } else {
-                            given_away
-                                .push(json!({"game": game["game"], "ply": ply + 1, "move": m}));
-                        }
-                    }
-                    Some(Value::Loss) => {
-                        lost_moves += 1;
-                        lost_ms.push(ms);
-                    }
-                    None => {
-                        unknown += 1;
-                        unknown_ms.push(ms);
-                    }
+                match known {
+                    Some(Value::Win) => won_ms.push(ms),
+                    Some(Value::Loss) => lost_ms.push(ms),
+                    None => unknown_ms.push(ms),
                 }
             }
+            known = match known {
+                Some(Value::Loss) => Some(Value::Win),
+                Some(Value::Win) if engine => {
+                    // The opponent's value after the move, to the end of the solve.
+                    let keeps = values.value(&after, None)? == Some(Value::Loss);
+                    if keeps {
+                        kept += 1;
+                    } else {
+                        given_away.push(json!({"game": game["game"], "ply": ply + 1, "move": m}));
+                    }
+                    keeps.then_some(Value::Loss)
+                }
+                _ => None,
+            };
             pos = after;
         }
         distinct.insert(moves);
@@ -251,11 +259,11 @@ fn check(
         "as_player1": sides[0],
         "as_player2": sides[1],
         "won": won_games,
-        "moves_in_won_positions": won_moves,
+        "moves_in_won_positions": won_ms.len(),
         "kept_the_win": kept,
         "gave_the_win_away": given_away,
-        "moves_in_lost_positions": lost_moves,
-        "moves_not_solved_within_cap": unknown,
+        "moves_in_lost_positions": lost_ms.len(),
+        "moves_not_solved_within_cap": unknown_ms.len(),
         "times_in_won_positions": summary(won_ms),
         "times_in_lost_positions": summary(lost_ms),
         "times_not_solved": summary(unknown_ms),
