@@ -4,20 +4,22 @@
 //! solver finds lost, or enter the mover's goal). The value of the position before a move
 //! follows from what is known where it can (the start is solved to the end; every move of a
 //! lost side leaves a won position; a move that keeps a win leaves a lost one) and is solved
-//! within `--cap-ms` elsewhere. Prints one JSON object: the player's moves in won, lost and
-//! unsolved positions with their times (median, p90, p99, max), and the moves that gave a
-//! win away (each with its game and ply).
+//! within `--cap-ms` elsewhere. Prints one JSON object with, for each file: the player's
+//! moves in won, lost and unsolved positions with their times (median, p90, p99, max), the
+//! moves that gave a win away (each with its game and ply), and the plies of the games the
+//! player lost.
 //!
 //! ```text
 //! cargo run --release -p rastros-solver --example check_games -- \
 //!     --games DIR/games.jsonl --player builtin:perfect --start e5 --hash-mb 2048
 //! ```
 //!
-//! Options: `--games FILE` (required), `--player NAME` (`builtin:perfect`; a contestant
-//! whose name contains it), `--board WxH` (8x8), `--start CELL` (e5), `--hash-mb M`
-//! (1024), `--threads N` (1), `--cap-ms T` (20000: the most the value of a position that
-//! does not follow may take; a move from a won position is always solved to the end). Exit code 1 when a won position's
-//! move gave the win away, 2 on bad input.
+//! Options: `--games FILE` (required; repeated for several tournaments, reported one by one
+//! with one solver), `--player NAME` (`builtin:perfect`; a contestant whose name contains
+//! it), `--board WxH` (8x8), `--start CELL` (e5), `--hash-mb M` (1024), `--threads N` (1),
+//! `--cap-ms T` (20000: the most the value of a position that does not follow may take; a
+//! move from a won position is always solved to the end). Exit code 1 when a move from a
+//! won position gave the win away, 2 on bad input.
 
 use std::collections::{HashMap, HashSet};
 use std::process::ExitCode;
@@ -31,7 +33,7 @@ use rastros_solver::{Solver, SolverConfig, Value};
 use serde_json::json;
 
 struct Options {
-    games: String,
+    games: Vec<String>,
     player: String,
     board: String,
     start: String,
@@ -42,7 +44,7 @@ struct Options {
 
 fn options() -> Result<Options, String> {
     let mut o = Options {
-        games: String::new(),
+        games: Vec::new(),
         player: "builtin:perfect".into(),
         board: "8x8".into(),
         start: "e5".into(),
@@ -58,7 +60,7 @@ fn options() -> Result<Options, String> {
                 .map_err(|_| format!("{flag} {v}: not a whole number"))
         };
         match flag.as_str() {
-            "--games" => o.games = value,
+            "--games" => o.games.push(value),
             "--player" => o.player = value,
             "--board" => o.board = value,
             "--start" => o.start = value,
@@ -154,14 +156,20 @@ fn run() -> Result<(serde_json::Value, bool), String> {
         solver: Solver::new(board, config).map_err(|e| e.to_string())?,
         known: HashMap::new(),
     };
-    let text = std::fs::read_to_string(&o.games).map_err(|e| format!("{}: {e}", o.games))?;
-    let mut out = check(&text, &start, &o.player, &mut values, o.cap)
-        .map_err(|e| format!("{}: {e}", o.games))?;
-    out["hash_mb"] = json!(o.hash_mb);
-    let ok = out["gave_the_win_away"]
-        .as_array()
-        .is_some_and(|a| a.is_empty());
-    Ok((out, ok))
+    let mut reports = Vec::new();
+    for file in &o.games {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+        let mut report = check(&text, &start, &o.player, &mut values, o.cap)
+            .map_err(|e| format!("{file}: {e}"))?;
+        report["file"] = json!(file);
+        reports.push(report);
+    }
+    let ok = reports.iter().all(|r| {
+        r["gave_the_win_away"]
+            .as_array()
+            .is_some_and(|a| a.is_empty())
+    });
+    Ok((json!({"hash_mb": o.hash_mb, "files": reports}), ok))
 }
 
 /// The report on the games of `text` (lines of `games.jsonl`) played from `start`, for the
@@ -176,6 +184,7 @@ fn check(
     let board = start.board();
     let (mut games, mut won_games, mut distinct) = (0, 0, HashSet::new());
     let mut kept = 0;
+    let mut lost_plies = Vec::new();
     let mut given_away = Vec::new();
     let (mut won_ms, mut lost_ms, mut unknown_ms) = (Vec::new(), Vec::new(), Vec::new());
     let mut sides = [0usize; 2];
@@ -193,8 +202,11 @@ fn check(
         };
         sides[side] += 1;
         games += 1;
+        let moves_len = game["moves"].as_array().map_or(0, |m| m.len());
         if name("winner").contains(player) {
             won_games += 1;
+        } else {
+            lost_plies.push(moves_len);
         }
         let opening = game["opening_plies"]
             .as_u64()
@@ -259,6 +271,7 @@ fn check(
         "as_player1": sides[0],
         "as_player2": sides[1],
         "won": won_games,
+        "plies_of_games_lost": lost_plies,
         "moves_in_won_positions": won_ms.len(),
         "kept_the_win": kept,
         "gave_the_win_away": given_away,
