@@ -165,15 +165,51 @@ fn run() -> Result<(serde_json::Value, bool), String> {
         reports.push(report);
     }
     let ok = reports.iter().all(|r| {
-        r["gave_the_win_away"]
-            .as_array()
-            .is_some_and(|a| a.is_empty())
+        ["as_player1", "as_player2"].iter().all(|side| {
+            r[side]["gave_the_win_away"]
+                .as_array()
+                .is_some_and(|a| a.is_empty())
+        })
     });
     Ok((json!({"hash_mb": o.hash_mb, "files": reports}), ok))
 }
 
+/// What [`check`] finds for the player on one side of the board.
+#[derive(Default)]
+struct Tally {
+    games: usize,
+    won: usize,
+    distinct: HashSet<Vec<String>>,
+    lost_plies: Vec<usize>,
+    kept: usize,
+    given_away: Vec<serde_json::Value>,
+    won_ms: Vec<f64>,
+    lost_ms: Vec<f64>,
+    unknown_ms: Vec<f64>,
+}
+
+impl Tally {
+    fn json(self) -> serde_json::Value {
+        json!({
+            "games": self.games,
+            "distinct_games": self.distinct.len(),
+            "won": self.won,
+            "plies_of_games_lost": self.lost_plies,
+            "moves_in_won_positions": self.won_ms.len(),
+            "kept_the_win": self.kept,
+            "gave_the_win_away": self.given_away,
+            "moves_in_lost_positions": self.lost_ms.len(),
+            "moves_not_solved_within_cap": self.unknown_ms.len(),
+            "times_in_won_positions": summary(self.won_ms),
+            "times_in_lost_positions": summary(self.lost_ms),
+            "times_not_solved": summary(self.unknown_ms),
+        })
+    }
+}
+
 /// The report on the games of `text` (lines of `games.jsonl`) played from `start`, for the
-/// contestant whose name contains `player`; `cap` bounds the solve of a lost position.
+/// contestant whose name contains `player`, by the side it played; `cap` bounds the solves
+/// of values that do not follow.
 fn check(
     text: &str,
     start: &Position,
@@ -182,12 +218,7 @@ fn check(
     cap: Duration,
 ) -> Result<serde_json::Value, String> {
     let board = start.board();
-    let (mut games, mut won_games, mut distinct) = (0, 0, HashSet::new());
-    let mut kept = 0;
-    let mut lost_plies = Vec::new();
-    let mut given_away = Vec::new();
-    let (mut won_ms, mut lost_ms, mut unknown_ms) = (Vec::new(), Vec::new(), Vec::new());
-    let mut sides = [0usize; 2];
+    let mut tallies = [Tally::default(), Tally::default()];
     for (n, line) in text.lines().enumerate() {
         let bad = |what: &str| format!("line {}: {what}", n + 1);
         let game: serde_json::Value =
@@ -200,14 +231,6 @@ fn check(
         } else {
             return Err(bad(&format!("no player named {player}")));
         };
-        sides[side] += 1;
-        games += 1;
-        let moves_len = game["moves"].as_array().map_or(0, |m| m.len());
-        if name("winner").contains(player) {
-            won_games += 1;
-        } else {
-            lost_plies.push(moves_len);
-        }
         let opening = game["opening_plies"]
             .as_u64()
             .ok_or_else(|| bad("no opening_plies"))? as usize;
@@ -223,6 +246,13 @@ fn check(
             .iter()
             .map(|t| t.as_f64().unwrap_or(f64::NAN))
             .collect();
+        let tally = &mut tallies[side];
+        tally.games += 1;
+        if name("winner").contains(player) {
+            tally.won += 1;
+        } else {
+            tally.lost_plies.push(moves.len());
+        }
         // The value of `pos` for its mover where it follows from what is known: the start's
         // (solved to the end), the loser's every move leaves a won position, and a move
         // that keeps a win leaves a lost one. Elsewhere (after a move from a won position
@@ -241,9 +271,9 @@ fn check(
             if engine {
                 let ms = times.get(ply - opening).copied().unwrap_or(f64::NAN);
                 match known {
-                    Some(Value::Win) => won_ms.push(ms),
-                    Some(Value::Loss) => lost_ms.push(ms),
-                    None => unknown_ms.push(ms),
+                    Some(Value::Win) => tally.won_ms.push(ms),
+                    Some(Value::Loss) => tally.lost_ms.push(ms),
+                    None => tally.unknown_ms.push(ms),
                 }
             }
             known = match known {
@@ -252,9 +282,11 @@ fn check(
                     // The opponent's value after the move, to the end of the solve.
                     let keeps = values.value(&after, None)? == Some(Value::Loss);
                     if keeps {
-                        kept += 1;
+                        tally.kept += 1;
                     } else {
-                        given_away.push(json!({"game": game["game"], "ply": ply + 1, "move": m}));
+                        tally
+                            .given_away
+                            .push(json!({"game": game["game"], "ply": ply + 1, "move": m}));
                     }
                     keeps.then_some(Value::Loss)
                 }
@@ -262,25 +294,14 @@ fn check(
             };
             pos = after;
         }
-        distinct.insert(moves);
+        tally.distinct.insert(moves);
     }
+    let [one, two] = tallies;
     Ok(json!({
-        "games": games,
-        "distinct_games": distinct.len(),
         "player": player,
-        "as_player1": sides[0],
-        "as_player2": sides[1],
-        "won": won_games,
-        "plies_of_games_lost": lost_plies,
-        "moves_in_won_positions": won_ms.len(),
-        "kept_the_win": kept,
-        "gave_the_win_away": given_away,
-        "moves_in_lost_positions": lost_ms.len(),
-        "moves_not_solved_within_cap": unknown_ms.len(),
-        "times_in_won_positions": summary(won_ms),
-        "times_in_lost_positions": summary(lost_ms),
-        "times_not_solved": summary(unknown_ms),
         "cap_ms": cap.as_millis() as u64,
+        "as_player1": one.json(),
+        "as_player2": two.json(),
     }))
 }
 
@@ -333,15 +354,18 @@ fn finds_a_win_given_away() {
     let (good, bad) = (good.unwrap(), bad.unwrap());
     let text = format!("{}\n{}\n", line(good), line(bad));
     let out = check(&text, &start, "builtin:perfect", &mut values, cap).unwrap();
-    assert_eq!(out["moves_in_won_positions"], 2);
-    assert_eq!(out["kept_the_win"], 1);
+    let one = &out["as_player1"];
+    assert_eq!(one["moves_in_won_positions"], 2);
+    assert_eq!(one["kept_the_win"], 1);
     assert_eq!(
-        out["gave_the_win_away"][0]["move"],
+        one["gave_the_win_away"][0]["move"],
         board.cell(bad).to_string()
     );
-    assert_eq!(out["times_in_won_positions"]["max_ms"], 2.5);
-    // The same games with the engine named as player 2: its moves are the bot's, none.
+    assert_eq!(one["times_in_won_positions"]["max_ms"], 2.5);
+    assert_eq!(out["as_player2"]["games"], 0);
+    // The same games for the bot, player 2: it made no move in them.
     let out = check(&text, &start, "bot", &mut values, cap).unwrap();
-    assert_eq!(out["moves_in_won_positions"], 0);
+    assert_eq!(out["as_player2"]["games"], 2);
+    assert_eq!(out["as_player2"]["moves_in_won_positions"], 0);
     assert!(check("{}", &start, "bot", &mut values, cap).is_err());
 }
