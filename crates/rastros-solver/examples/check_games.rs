@@ -21,12 +21,16 @@
 //! move from a won position is always solved to the end). Exit code 1 when a move from a
 //! won position gave the win away, 2 on bad input.
 
+#[path = "common/quantiles.rs"]
+mod quantiles;
+
 use std::collections::{HashMap, HashSet};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering::SeqCst;
 use std::sync::mpsc;
 use std::time::Duration;
 
+use quantiles::summary;
 use rastros_core::{parse_board, Position};
 use rastros_solver::solver::{terminal_score, SolveError};
 use rastros_solver::{Solver, SolverConfig, Value};
@@ -119,26 +123,6 @@ impl Values {
     }
 }
 
-/// The `q` quantile (0 to 1) of sorted `xs`, nearest rank.
-fn quantile(xs: &[f64], q: f64) -> f64 {
-    if xs.is_empty() {
-        return f64::NAN;
-    }
-    let i = ((q * xs.len() as f64).ceil() as usize).clamp(1, xs.len()) - 1;
-    xs[i]
-}
-
-fn summary(mut xs: Vec<f64>) -> serde_json::Value {
-    xs.sort_by(f64::total_cmp);
-    json!({
-        "n": xs.len(),
-        "median_ms": quantile(&xs, 0.5),
-        "p90_ms": quantile(&xs, 0.9),
-        "p99_ms": quantile(&xs, 0.99),
-        "max_ms": xs.last().copied().unwrap_or(f64::NAN),
-    })
-}
-
 fn run() -> Result<(serde_json::Value, bool), String> {
     let o = options()?;
     let board = parse_board(&o.board).map_err(|e| format!("--board {}: {e}", o.board))?;
@@ -200,9 +184,9 @@ impl Tally {
             "gave_the_win_away": self.given_away,
             "moves_in_lost_positions": self.lost_ms.len(),
             "moves_not_solved_within_cap": self.unknown_ms.len(),
-            "times_in_won_positions": summary(self.won_ms),
-            "times_in_lost_positions": summary(self.lost_ms),
-            "times_not_solved": summary(self.unknown_ms),
+            "times_in_won_positions": summary(self.won_ms, "ms"),
+            "times_in_lost_positions": summary(self.lost_ms, "ms"),
+            "times_not_solved": summary(self.unknown_ms, "ms"),
         })
     }
 }
