@@ -36,48 +36,42 @@ use rastros_solver::solver::{terminal_score, SolveError};
 use rastros_solver::{Solver, SolverConfig, Value};
 use serde_json::json;
 
-struct Options {
-    games: Vec<String>,
-    player: String,
-    board: String,
-    start: String,
-    hash_mb: usize,
-    threads: usize,
-    cap: Duration,
-}
+/// The command line's flags, each with its values in order.
+struct Flags(HashMap<String, Vec<String>>);
 
-fn options() -> Result<Options, String> {
-    let mut o = Options {
-        games: Vec::new(),
-        player: "builtin:perfect".into(),
-        board: "8x8".into(),
-        start: "e5".into(),
-        hash_mb: 1024,
-        threads: 1,
-        cap: Duration::from_millis(20_000),
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = |v: &str| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{flag} {v}: not a whole number"))
-        };
-        match flag.as_str() {
-            "--games" => o.games.push(value),
-            "--player" => o.player = value,
-            "--board" => o.board = value,
-            "--start" => o.start = value,
-            "--hash-mb" => o.hash_mb = number(&value)? as usize,
-            "--threads" => o.threads = number(&value)? as usize,
-            "--cap-ms" => o.cap = Duration::from_millis(number(&value)?),
-            _ => return Err(format!("unknown option {flag}")),
+impl Flags {
+    /// Reads `--flag value` pairs; only the flags in `known` are accepted.
+    fn parse(known: &[&str]) -> Result<Flags, String> {
+        let mut flags: HashMap<String, Vec<String>> = HashMap::new();
+        let mut args = std::env::args().skip(1);
+        while let Some(flag) = args.next() {
+            if !known.contains(&flag.as_str()) {
+                return Err(format!("unknown option {flag}"));
+            }
+            let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+            flags.entry(flag).or_default().push(value);
+        }
+        Ok(Flags(flags))
+    }
+
+    /// The last value of `flag`, or `default`.
+    fn text(&self, flag: &str, default: &str) -> String {
+        self.0
+            .get(flag)
+            .and_then(|v| v.last())
+            .map_or(default, |v| v.as_str())
+            .to_string()
+    }
+
+    /// The last value of `flag` as a whole number, or `default`.
+    fn number(&self, flag: &str, default: u64) -> Result<u64, String> {
+        match self.0.get(flag).and_then(|v| v.last()) {
+            None => Ok(default),
+            Some(v) => v
+                .parse()
+                .map_err(|_| format!("{flag} {v}: not a whole number")),
         }
     }
-    if o.games.is_empty() {
-        return Err("--games FILE is required".into());
-    }
-    Ok(o)
 }
 
 /// The value of `pos` for its side to move: the end of the game when it is over, else the
@@ -124,16 +118,29 @@ impl Values {
 }
 
 fn run() -> Result<(serde_json::Value, bool), String> {
-    let o = options()?;
-    let board = parse_board(&o.board).map_err(|e| format!("--board {}: {e}", o.board))?;
-    let cell = o
-        .start
-        .parse()
-        .map_err(|e| format!("--start {}: {e}", o.start))?;
-    let start = Position::start(board, cell).map_err(|e| format!("--start {}: {e}", o.start))?;
+    let flags = Flags::parse(&[
+        "--games",
+        "--player",
+        "--board",
+        "--start",
+        "--hash-mb",
+        "--threads",
+        "--cap-ms",
+    ])?;
+    let files = flags.0.get("--games").cloned().unwrap_or_default();
+    if files.is_empty() {
+        return Err("--games FILE is required".into());
+    }
+    let player = flags.text("--player", "builtin:perfect");
+    let (board, start) = (flags.text("--board", "8x8"), flags.text("--start", "e5"));
+    let hash_mb = flags.number("--hash-mb", 1024)? as usize;
+    let cap = Duration::from_millis(flags.number("--cap-ms", 20_000)?);
+    let board = parse_board(&board).map_err(|e| format!("--board {board}: {e}"))?;
+    let cell = start.parse().map_err(|e| format!("--start {start}: {e}"))?;
+    let start = Position::start(board, cell).map_err(|e| format!("--start {start}: {e}"))?;
     let config = SolverConfig {
-        hash_mb: o.hash_mb,
-        threads: o.threads,
+        hash_mb,
+        threads: flags.number("--threads", 1)? as usize,
         ..SolverConfig::default()
     };
     let mut values = Values {
@@ -141,10 +148,10 @@ fn run() -> Result<(serde_json::Value, bool), String> {
         known: HashMap::new(),
     };
     let mut reports = Vec::new();
-    for file in &o.games {
+    for file in &files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-        let mut report = check(&text, &start, &o.player, &mut values, o.cap)
-            .map_err(|e| format!("{file}: {e}"))?;
+        let mut report =
+            check(&text, &start, &player, &mut values, cap).map_err(|e| format!("{file}: {e}"))?;
         report["file"] = json!(file);
         reports.push(report);
     }
@@ -155,7 +162,7 @@ fn run() -> Result<(serde_json::Value, bool), String> {
                 .is_some_and(|a| a.is_empty())
         })
     });
-    Ok((json!({"hash_mb": o.hash_mb, "files": reports}), ok))
+    Ok((json!({"hash_mb": hash_mb, "files": reports}), ok))
 }
 
 /// What [`check`] finds for the player on one side of the board.
