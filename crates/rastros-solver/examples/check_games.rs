@@ -6,8 +6,8 @@
 //! lost side leaves a won position; a move that keeps a win leaves a lost one) and is solved
 //! within `--cap-ms` elsewhere. Prints one JSON object with, for each file: the player's
 //! moves in won, lost and unsolved positions with their times (median, p90, p99, max), the
-//! moves that gave a win away (each with its game and ply), and the plies of the games the
-//! player lost.
+//! moves that gave a win away (each with its game, the ply it was made at, counted from 0,
+//! and the move), and the plies of the games the player lost.
 //!
 //! ```text
 //! cargo run --release -p rastros-solver --example check_games -- \
@@ -277,7 +277,7 @@ fn check(
                     } else {
                         tally
                             .given_away
-                            .push(json!({"game": game["game"], "ply": ply + 1, "move": m}));
+                            .push(json!({"game": game["game"], "ply": ply, "move": m}));
                     }
                     keeps.then_some(Value::Loss)
                 }
