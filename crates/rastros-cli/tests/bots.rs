@@ -169,6 +169,17 @@ fn a_bot_exiting_1_after_a_good_move_plays_on() {
     assert!(r["players"][1]["answers"].as_u64().unwrap() >= 2, "{r}");
 }
 
+/// The bot seeded by the system's entropy plays legal moves to the end of every game.
+#[test]
+fn a_bot_seeded_by_entropy_plays_whole_games() {
+    let r = against_python("fresh", "4");
+    assert_eq!(r["game_list"].as_array().unwrap().len(), 4, "{r}");
+    for game in r["game_list"].as_array().unwrap() {
+        let reason = game["reason"].as_str().unwrap();
+        assert!(reason == "goal" || reason == "no-legal-move", "{game}");
+    }
+}
+
 #[test]
 fn a_random_c_bot_plays_whole_games_on_8x8_and_every_game_is_written() {
     let dir = tempfile::tempdir().unwrap();

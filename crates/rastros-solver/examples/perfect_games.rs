@@ -16,10 +16,14 @@
 //! `--seed S` (1), `--hash-mb M` (256), `--threads N` (1), `--measure`. Prints one JSON
 //! object.
 
+#[path = "common/quantiles.rs"]
+mod quantiles;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use quantiles::summary;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rastros_core::{parse_board, Outcome, Player, Position};
@@ -87,26 +91,6 @@ fn options() -> Result<Options, String> {
         }
     }
     Ok(o)
-}
-
-/// The `q` quantile (0 to 1) of sorted `xs`, nearest rank.
-fn quantile(xs: &[f64], q: f64) -> f64 {
-    if xs.is_empty() {
-        return f64::NAN;
-    }
-    let i = ((q * xs.len() as f64).ceil() as usize).clamp(1, xs.len()) - 1;
-    xs[i]
-}
-
-fn summary(mut xs: Vec<f64>) -> serde_json::Value {
-    xs.sort_by(f64::total_cmp);
-    json!({
-        "n": xs.len(),
-        "median_s": quantile(&xs, 0.5),
-        "p90_s": quantile(&xs, 0.9),
-        "p99_s": quantile(&xs, 0.99),
-        "max_s": xs.last().copied().unwrap_or(f64::NAN),
-    })
 }
 
 /// CPU seconds the process has used (user and system, from `/proc/self/stat`; NaN where
@@ -253,8 +237,8 @@ fn run() -> Result<serde_json::Value, String> {
             .filter(|(_, xs)| !xs.is_empty())
             .map(|(ply, xs)| {
                 let fast = xs.iter().filter(|&&x| x <= 0.5).count();
-                let mut s = summary(xs);
-                s["cpu"] = summary(per_ply_cpu[ply].clone());
+                let mut s = summary(xs, "s");
+                s["cpu"] = summary(per_ply_cpu[ply].clone(), "s");
                 s["ply"] = json!(ply);
                 s["within_0_5_s"] = json!(fast);
                 s["over_cap"] = json!(over_cap[ply]);
@@ -264,7 +248,7 @@ fn run() -> Result<serde_json::Value, String> {
             .collect::<Vec<_>>()
             .into();
     } else {
-        out["engine_move_times"] = summary(times);
+        out["engine_move_times"] = summary(times, "s");
     }
     Ok(out)
 }

@@ -3,6 +3,8 @@
 
 random   a random legal move, the file rewritten as the format says
 exit1    a random legal move, then exit code 1 (a good answer: exit codes are not trusted)
+fresh    a random legal move drawn from the system's entropy, as a bot seeded by the clock
+         plays: a new game every time, where `random` replays the same game
 crash    dies from SIGSEGV without writing OUT
 sleep    starts a child that sleeps, then sleeps past any limit itself
 nofile   exits 0 without writing OUT
@@ -78,7 +80,9 @@ def main():
     mode, src, dst = sys.argv[1], sys.argv[2], sys.argv[3]
     rows, moves = read(src)
     rng = random.Random(len(moves) * 7919 + sum(map(ord, "".join(rows))))
-    if mode in ("random", "exit1"):
+    if mode == "fresh":
+        rng = random.SystemRandom()
+    if mode in ("random", "exit1", "fresh"):
         to = rng.choice(legal(rows))
         write(dst, move(rows, to), moves + [name(*to)])
         sys.exit(1 if mode == "exit1" else 0)
