@@ -319,3 +319,125 @@ fn solve_resumes_from_a_checkpoint_file() {
     let err = fails(&["solve", "--board", "5x5", "--resume", path(&cp)]);
     assert!(err.contains("is a checkpoint for the position"), "{err}");
 }
+
+/// The position of the GNU parallel test: 7x7 from its centre four moves in, whose split
+/// three plies deep makes 161 small units.
+const BATCH_POSITION: [&str; 4] = ["--board", "7x7", "--moves", "e4 e5 d5 c5"];
+
+/// Runs the units of `dir` through GNU parallel (two jobs at a time, each unit one
+/// `solve-unit --skip-done`) with `--joblog log --resume`, in its own process group, the
+/// unit files on its standard input as DISTRIBUTED.md shows. Fails, never skips, when
+/// `parallel` is not installed (Debian's package `parallel`; `.ci/run` installs it).
+fn parallel(dir: &Path, log: &Path) -> std::process::Child {
+    use std::io::Write as _;
+    use std::os::unix::process::CommandExt as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("parallel")
+        .args(["-j", "2", "--joblog", path(log), "--resume"])
+        .arg(env!("CARGO_BIN_EXE_rastros"))
+        .args([
+            "solve-unit",
+            "{}",
+            "--threads",
+            "1",
+            "--hash-mb",
+            "8",
+            "--skip-done",
+        ])
+        // GNU parallel keeps its state in ~/.parallel: a scratch home keeps it there.
+        .env("HOME", dir.parent().unwrap())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("GNU parallel runs (Debian package `parallel`, installed by .ci/run)");
+    let list: String = units(dir)
+        .iter()
+        .map(|f| format!("{}\n", path(f)))
+        .collect();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(list.as_bytes()).unwrap();
+    drop(stdin);
+    child
+}
+
+/// The jobs of a GNU parallel joblog: each unit file with its exit value.
+fn joblog(log: &Path) -> Vec<(String, i32)> {
+    let text = fs::read_to_string(log).unwrap_or_default();
+    text.lines()
+        .skip(1) // The header: Seq Host Starttime JobRuntime Send Receive Exitval Signal Command.
+        .filter(|l| l.ends_with("--skip-done")) // A line being written has no end yet.
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            let unit = cols[8].split(' ').find(|w| w.ends_with(".pos")).unwrap();
+            (unit.to_string(), cols[6].parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn gnu_parallel_interrupted_and_resumed_with_its_joblog_merges_to_the_direct_solve() {
+    let tmp = scratch();
+    let dir = tmp.path().join("units");
+    let log = tmp.path().join("joblog");
+    let mut split = vec!["split"];
+    split.extend(BATCH_POSITION);
+    split.extend(["--depth", "3", "--out", path(&dir)]);
+    ok(&split);
+    let files = units(&dir);
+    assert!(files.len() > 150, "{} units", files.len());
+
+    // Interrupted: the whole process group (parallel and its running jobs) killed at once,
+    // as a lost machine would, once some units are done.
+    let mut run = parallel(&dir, &log);
+    let clock = std::time::Instant::now();
+    while joblog(&log).len() < 20 {
+        assert!(run.try_wait().unwrap().is_none(), "parallel ended early");
+        assert!(clock.elapsed() < common::TIME_LIMIT, "no units done");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-KILL", "--", &format!("-{}", run.id())])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    run.wait().unwrap();
+    let first = joblog(&log);
+    assert!(
+        first.len() < files.len(),
+        "parallel finished before it was killed"
+    );
+    assert!(first.iter().all(|(_, code)| *code == 0), "{first:?}");
+
+    // The merge lists what is left, every unit logged as done has its result, and the
+    // command it prints names only units that are left.
+    let left = rastros(&["merge", path(&dir), "--json"]);
+    assert_eq!(left.code, Some(2), "{}", left.stderr);
+    let left = json(&left.stdout);
+    let unsolved: Vec<String> = left["unsolved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["unit"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!unsolved.is_empty() && unsolved.len() <= files.len() - first.len());
+    assert!(first.iter().all(|(unit, _)| !unsolved.contains(unit)));
+
+    // Resumed: the joblog's finished jobs are not run again, every other unit is, once.
+    let resumed = parallel(&dir, &log);
+    let done = common::wait(resumed, std::time::Duration::from_secs(300));
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    let all = joblog(&log);
+    assert_eq!(all.len(), files.len(), "one job per unit in all");
+    let mut logged: Vec<&str> = all.iter().map(|(u, _)| u.as_str()).collect();
+    logged.sort();
+    logged.dedup();
+    assert_eq!(logged.len(), files.len(), "no unit run twice");
+    assert!(all.iter().all(|(_, code)| *code == 0), "{all:?}");
+
+    let merged = json(&ok(&["merge", path(&dir), "--json"]));
+    let mut solve = vec!["solve", "--json"];
+    solve.extend(BATCH_POSITION);
+    same_answer(&merged, &json(&ok(&solve)));
+}
