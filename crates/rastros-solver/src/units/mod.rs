@@ -12,7 +12,11 @@
 //! the root, giving the same [`Analysis`] as [`Solver::analyze`]: value, DTE, winning
 //! moves, optimal moves and a
 //! principal variation (followed through the split tree by the lowest-indexed optimal move,
-//! then continued by the unit's own principal variation, stored in its result).
+//! then continued by the unit's own principal variation, stored in its result). Units
+//! without a usable result (missing, partial or refused) are reported all at once,
+//! [`UnitError::Unsolved`], so that exactly those can be solved again; [`merge_dirs`] pools
+//! the results of several copies of one split (one per machine) and refuses a unit solved
+//! in two of them with different answers ([`UnitError::ConflictingResults`]).
 //!
 //! # File formats
 //!
