@@ -184,12 +184,12 @@ fn merge_lists_the_unsolved_units_and_the_command_that_solves_only_those() {
     assert_eq!(run.code, Some(2));
     assert_eq!(run.stdout.lines().count(), 4, "{}", run.stdout);
     assert!(
-        run.stdout.contains("unit-000000.pos: no result"),
+        run.stdout.contains("unit-000000.pos.result is missing"),
         "{}",
         run.stdout
     );
     assert!(
-        run.stdout.contains("only the partial file"),
+        run.stdout.contains("is what a job wrote before it stopped"),
         "{}",
         run.stdout
     );

@@ -175,7 +175,7 @@ fn failure(dir: &Path, n: usize) -> String {
         .problem
     {
         Problem::Failed { reason, .. } => reason.clone(),
-        p => panic!("unit {n}: {p}"),
+        p => panic!("unit {n}: {p:?}"),
     }
 }
 
@@ -192,7 +192,8 @@ fn merge_reports_every_missing_partial_and_failed_unit() {
     assert!(u.list[0].file.ends_with("unit-000003.pos"), "{err}");
     assert!(err.to_string().starts_with("1 of "), "{err}");
     assert!(
-        err.to_string().contains("unit-000003.pos (no result)"),
+        err.to_string()
+            .contains("unit-000003.pos.result is missing"),
         "{err}"
     );
     // A job killed while writing leaves only its temporary file.

@@ -311,21 +311,14 @@ fn report_unsolved(u: &Unsolved, json: bool, certify: bool) -> CliError {
         });
         write_stdout(format_args!("{out}\n"))
     } else {
-        u.list.iter().try_for_each(|x| {
-            write_stdout(format_args!("unsolved      {}: {}\n", x.file, x.problem))
-        })
+        u.list
+            .iter()
+            .try_for_each(|x| write_stdout(format_args!("unsolved      {x}\n")))
     };
     if let Err(e) = printed {
         return e;
     }
-    CliError(format!(
-        "{} of {} are not solved ({} missing, {} partial, {} failed); solve only those with: {command}",
-        u.list.len(),
-        count(u.units as u64, "unit", "units"),
-        u.count("missing"),
-        u.count("partial"),
-        u.count("failed"),
-    ))
+    CliError(format!("{u}; solve only those with: {command}"))
 }
 
 /// Arguments of `rastros merge`.
@@ -338,7 +331,8 @@ pub struct MergeArgs {
     dirs: Vec<PathBuf>,
     /// Print one JSON object (the fields of `rastros solve --json`; with --verify also
     /// `verified`, the units proved; with --recheck `rechecked` and `recheck_seed`) instead
-    /// of text.
+    /// of text. When units are not solved, the object lists them (`unsolved`) with the
+    /// `command` that solves only those, and the exit code is 2.
     #[arg(long)]
     json: bool,
     /// Check every unit's value with its certificate (FILE.cert, written by `solve-unit

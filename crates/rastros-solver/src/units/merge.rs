@@ -86,21 +86,6 @@ impl Problem {
     }
 }
 
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Problem::Missing => f.write_str("no result"),
-            Problem::Partial { file } => {
-                write!(
-                    f,
-                    "only the partial file {file} of a job that did not finish"
-                )
-            }
-            Problem::Failed { reason, .. } => write!(f, "result refused: {reason}"),
-        }
-    }
-}
-
 /// A unit without a usable result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnsolvedUnit {
@@ -110,6 +95,21 @@ pub struct UnsolvedUnit {
     pub file: String,
     /// Why it is not solved.
     pub problem: Problem,
+}
+
+impl fmt::Display for UnsolvedUnit {
+    /// What is wrong, naming the result file (missing) or the file found in its place.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.problem {
+            Problem::Missing => write!(f, "{}.result is missing", self.file),
+            Problem::Partial { file } => write!(
+                f,
+                "{}.result is missing; {file} is what a job wrote before it stopped",
+                self.file
+            ),
+            Problem::Failed { reason, .. } => f.write_str(reason),
+        }
+    }
 }
 
 /// The units of a split left without a usable result, so that they can be solved again.
@@ -151,7 +151,7 @@ impl fmt::Display for Unsolved {
         )?;
         for (i, u) in self.list.iter().take(SHOWN).enumerate() {
             let sep = if i == 0 { "" } else { "; " };
-            write!(f, "{sep}{} ({})", u.file, u.problem)?;
+            write!(f, "{sep}{u}")?;
         }
         if self.list.len() > SHOWN {
             write!(f, "; and {} more", self.list.len() - SHOWN)?;
