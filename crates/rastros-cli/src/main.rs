@@ -45,7 +45,7 @@ enum Command {
     Analyze(cmd::analyze::AnalyzeArgs),
     /// Write the positions K plies below a position as independent work units.
     Split(cmd::units::SplitArgs),
-    /// Solve one work unit written by `split`.
+    /// Solve one work unit written by `split` (or, with --units, the listed units of a split).
     SolveUnit(cmd::units::SolveUnitArgs),
     /// Combine solved work units into the root's result.
     Merge(cmd::units::MergeArgs),

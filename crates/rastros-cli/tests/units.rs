@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use common::{fails, ok as run_ok, rastros, s as path, scratch};
 use rastros_solver::Checkpoint;
+use rastros_testing::other_claim;
 use serde_json::Value;
 
 /// Runs `rastros` with `args` and small solver settings where they apply, expecting
@@ -101,10 +102,8 @@ fn split_solve_unit_merge_with_a_position_string() {
     check_split(&pos, "3", "dte");
 }
 
-#[test]
-fn merge_refuses_a_missing_result_with_exit_code_2() {
-    let tmp = scratch();
-    let dir = tmp.path().join("units");
+/// Splits 5x5 from its centre two plies deep into `dir`; the unit files.
+fn split_5x5(dir: &Path) -> Vec<PathBuf> {
     ok(&[
         "split",
         "--board",
@@ -112,32 +111,174 @@ fn merge_refuses_a_missing_result_with_exit_code_2() {
         "--depth",
         "2",
         "--out",
-        path(&dir),
+        path(dir),
     ]);
-    let files = units(&dir);
-    for f in &files[1..] {
+    units(dir)
+}
+
+#[test]
+fn merge_lists_the_unsolved_units_and_the_command_that_solves_only_those() {
+    let tmp = scratch();
+    let dir = tmp.path().join("units");
+    let files = split_5x5(&dir);
+    for f in &files[4..] {
+        ok(&["solve-unit", path(f), "--mode", "winning"]);
+    }
+    // Unit 0 never ran, unit 1 was killed while writing, unit 2's result is damaged and
+    // unit 3's is unit 4's (copied over it).
+    let result = |n: usize| PathBuf::from(format!("{}.result", path(&files[n])));
+    let partial = dir.join(".unit-000001.pos.result.a1B2c3.tmp");
+    fs::write(&partial, "rastros-unit-result 3\nposition").unwrap();
+    fs::write(result(2), "rastros-unit-result 3\n").unwrap();
+    fs::copy(result(4), result(3)).unwrap();
+
+    let run = rastros(&["merge", path(&dir), "--json"]);
+    assert_eq!(run.code, Some(2), "{}{}", run.stdout, run.stderr);
+    assert!(!run.panicked());
+    let report = json(&run.stdout);
+    let want_command = format!(
+        "{} solve-unit {} --units 0-3 --mode winning",
+        env!("CARGO_BIN_EXE_rastros"),
+        path(&dir)
+    );
+    assert_eq!(report["command"], want_command.as_str());
+    assert_eq!(report["complete"], false);
+    assert_eq!(report["units"], files.len());
+    let (missing, partial_n, failed) = (&report["missing"], &report["partial"], &report["failed"]);
+    assert_eq!(
+        (missing, partial_n, failed),
+        (&1.into(), &1.into(), &2.into())
+    );
+    let list = report["unsolved"].as_array().unwrap();
+    let kinds: Vec<(u64, &str)> = list
+        .iter()
+        .map(|u| {
+            (
+                u["number"].as_u64().unwrap(),
+                u["problem"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [(0, "missing"), (1, "partial"), (2, "failed"), (3, "failed")]
+    );
+    assert_eq!(list[1]["file"], path(&partial));
+    assert!(list[2]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("unit-000002.pos.result"));
+    assert!(list[3]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("repeats the result of"));
+    // One error line on stderr, with the counts and the same command.
+    let err = run.stderr.trim_end();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("rastros: error: 4 of "), "{err}");
+    assert!(err.contains("(1 missing, 1 partial, 2 failed)"), "{err}");
+    assert!(err.ends_with(&want_command), "{err}");
+
+    // The text report names every unit and why.
+    let run = rastros(&["merge", path(&dir)]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(run.stdout.lines().count(), 4, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("unit-000000.pos.result is missing"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("is what a job wrote before it stopped"),
+        "{}",
+        run.stdout
+    );
+
+    // The printed command, run as printed (its words split as a shell would: the scratch
+    // path holds no quotes or spaces), solves exactly those four units ...
+    let words: Vec<&str> = want_command.split(' ').skip(1).collect();
+    let out = ok(&words);
+    assert_eq!(out.lines().count(), 4, "{out}");
+    // ... after which the merge equals the direct solve.
+    let merged = json(&ok(&["merge", path(&dir), "--json"]));
+    let direct = json(&ok(&[
+        "solve", "--board", "5x5", "--mode", "winning", "--json",
+    ]));
+    same_answer(&merged, &direct);
+}
+
+#[test]
+fn solve_unit_units_refuses_bad_lists_and_non_split_directories() {
+    let tmp = scratch();
+    let dir = tmp.path().join("units");
+    let files = split_5x5(&dir);
+    let n = files.len();
+    let last = (n - 1).to_string();
+    for (list, message) in [
+        ("", "is not a unit number"),
+        ("3,x", "\"x\" is not a unit number"),
+        (&format!("{n}")[..], "there is no unit"),
+        ("5-2", "the range 5-2 is empty"),
+        ("0-99999999999", "there is no unit"),
+        ("-1", "is not a unit number"),
+    ] {
+        let err = fails(&["solve-unit", path(&dir), "--units", list]);
+        assert!(
+            err.contains("--units") && err.contains(message),
+            "{list}: {err}"
+        );
+    }
+    let err = fails(&["solve-unit", path(&files[0]), "--units", "0"]);
+    assert!(err.contains("is not a split directory"), "{err}");
+    // Overlapping parts solve each unit once.
+    let out = ok(&[
+        "solve-unit",
+        path(&dir),
+        "--units",
+        &format!("0-2,1,{last},{last}"),
+    ]);
+    assert_eq!(out.lines().count(), 4, "{out}");
+}
+
+#[test]
+fn merge_pools_two_machines_directories_and_refuses_a_unit_solved_twice_differently() {
+    let tmp = scratch();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let files = split_5x5(&a);
+    copy_dir(&a, &b);
+    let half = files.len() / 2;
+    for f in &files[..=half] {
         ok(&["solve-unit", path(f)]);
     }
-    let run = rastros(&["merge", path(&dir), "--json"]);
-    let err = run.stderr;
-    assert_eq!(run.code, Some(2), "{}{err}", run.stdout);
-    assert_eq!(run.stdout, "");
-    assert!(err.starts_with("rastros: error: missing result:"), "{err}");
-    assert!(err.contains("unit-000000.pos"), "{err}");
-    // A second split into the same directory is refused too.
-    let err = fails(&[
-        "split",
-        "--board",
-        "5x5",
-        "--depth",
-        "2",
-        "--out",
-        path(&dir),
-    ]);
-    assert!(err.contains("already holds a split"), "{err}");
-    // Solving the last unit makes the merge go through.
-    ok(&["solve-unit", path(&files[0])]);
-    json(&ok(&["merge", path(&dir), "--json"]));
+    for f in &units(&b)[half..] {
+        ok(&["solve-unit", path(f)]);
+    }
+    let merged = json(&ok(&["merge", path(&a), path(&b), "--json"]));
+    same_answer(&merged, &json(&ok(&["solve", "--board", "5x5", "--json"])));
+    // Unit `half`, solved on both machines, with another answer on b: the merge names both
+    // result files.
+    let name = files[half].file_name().unwrap().to_str().unwrap();
+    let theirs = b.join(format!("{name}.result"));
+    let mut other = rastros_solver::UnitResult::load(&theirs).unwrap();
+    let (claim, line) = other_claim(&other.position, other.score()).expect("another claim");
+    (other.value, other.dte, other.pv) = (claim.value, Some(claim.dte), line);
+    other.save(&theirs).unwrap();
+    let err = fails(&["merge", path(&a), path(&b), "--json"]);
+    let ours = a.join(format!("{name}.result"));
+    assert!(err.contains("solved twice with different answers"), "{err}");
+    assert!(
+        err.contains(path(&ours)) && err.contains(path(&theirs)),
+        "{err}"
+    );
+}
+
+/// Copies the files of the directory `from` into a new directory `to`.
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+    }
 }
 
 #[test]
@@ -177,4 +318,126 @@ fn solve_resumes_from_a_checkpoint_file() {
     assert!(err.contains("already exists"), "{err}");
     let err = fails(&["solve", "--board", "5x5", "--resume", path(&cp)]);
     assert!(err.contains("is a checkpoint for the position"), "{err}");
+}
+
+/// The position of the GNU parallel test: 7x7 from its centre four moves in, whose split
+/// three plies deep makes 161 small units.
+const BATCH_POSITION: [&str; 4] = ["--board", "7x7", "--moves", "e4 e5 d5 c5"];
+
+/// Runs the units of `dir` through GNU parallel (two jobs at a time, each unit one
+/// `solve-unit --skip-done`) with `--joblog log --resume`, in its own process group, the
+/// unit files on its standard input as DISTRIBUTED.md shows. Fails, never skips, when
+/// `parallel` is not installed (Debian's package `parallel`; `.ci/run` installs it).
+fn parallel(dir: &Path, log: &Path) -> std::process::Child {
+    use std::io::Write as _;
+    use std::os::unix::process::CommandExt as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("parallel")
+        .args(["-j", "2", "--joblog", path(log), "--resume"])
+        .arg(env!("CARGO_BIN_EXE_rastros"))
+        .args([
+            "solve-unit",
+            "{}",
+            "--threads",
+            "1",
+            "--hash-mb",
+            "8",
+            "--skip-done",
+        ])
+        // GNU parallel keeps its state in ~/.parallel: a scratch home keeps it there.
+        .env("HOME", dir.parent().unwrap())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("GNU parallel runs (Debian package `parallel`, installed by .ci/run)");
+    let list: String = units(dir)
+        .iter()
+        .map(|f| format!("{}\n", path(f)))
+        .collect();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(list.as_bytes()).unwrap();
+    drop(stdin);
+    child
+}
+
+/// The jobs of a GNU parallel joblog: each unit file with its exit value.
+fn joblog(log: &Path) -> Vec<(String, i32)> {
+    let text = fs::read_to_string(log).unwrap_or_default();
+    text.lines()
+        .skip(1) // The header: Seq Host Starttime JobRuntime Send Receive Exitval Signal Command.
+        .filter(|l| l.ends_with("--skip-done")) // A line being written has no end yet.
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            let unit = cols[8].split(' ').find(|w| w.ends_with(".pos")).unwrap();
+            (unit.to_string(), cols[6].parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn gnu_parallel_interrupted_and_resumed_with_its_joblog_merges_to_the_direct_solve() {
+    let tmp = scratch();
+    let dir = tmp.path().join("units");
+    let log = tmp.path().join("joblog");
+    let mut split = vec!["split"];
+    split.extend(BATCH_POSITION);
+    split.extend(["--depth", "3", "--out", path(&dir)]);
+    ok(&split);
+    let files = units(&dir);
+    assert!(files.len() > 150, "{} units", files.len());
+
+    // Interrupted: the whole process group (parallel and its running jobs) killed at once,
+    // as a lost machine would, once some units are done.
+    let mut run = parallel(&dir, &log);
+    let clock = std::time::Instant::now();
+    while joblog(&log).len() < 20 {
+        assert!(run.try_wait().unwrap().is_none(), "parallel ended early");
+        assert!(clock.elapsed() < common::TIME_LIMIT, "no units done");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-KILL", "--", &format!("-{}", run.id())])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    run.wait().unwrap();
+    let first = joblog(&log);
+    assert!(
+        first.len() < files.len(),
+        "parallel finished before it was killed"
+    );
+    assert!(first.iter().all(|(_, code)| *code == 0), "{first:?}");
+
+    // The merge lists what is left, every unit logged as done has its result, and the
+    // command it prints names only units that are left.
+    let left = rastros(&["merge", path(&dir), "--json"]);
+    assert_eq!(left.code, Some(2), "{}", left.stderr);
+    let left = json(&left.stdout);
+    let unsolved: Vec<String> = left["unsolved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["unit"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!unsolved.is_empty() && unsolved.len() <= files.len() - first.len());
+    assert!(first.iter().all(|(unit, _)| !unsolved.contains(unit)));
+
+    // Resumed: the joblog's finished jobs are not run again, every other unit is, once.
+    let resumed = parallel(&dir, &log);
+    let done = common::wait(resumed, std::time::Duration::from_secs(300));
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    let all = joblog(&log);
+    assert_eq!(all.len(), files.len(), "one job per unit in all");
+    let mut logged: Vec<&str> = all.iter().map(|(u, _)| u.as_str()).collect();
+    logged.sort();
+    logged.dedup();
+    assert_eq!(logged.len(), files.len(), "no unit run twice");
+    assert!(all.iter().all(|(_, code)| *code == 0), "{all:?}");
+
+    let merged = json(&ok(&["merge", path(&dir), "--json"]));
+    let mut solve = vec!["solve", "--json"];
+    solve.extend(BATCH_POSITION);
+    same_answer(&merged, &json(&ok(&solve)));
 }

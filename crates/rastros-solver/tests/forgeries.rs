@@ -238,8 +238,15 @@ fn forged_unit_results_are_refused_naming_the_file() {
         };
         fs::write(&r, reseal_result(&flipped)).unwrap();
     }
+    // Every forged result is refused, and the merge lists them all as failed.
     let err = merge_dir(&dir).unwrap_err();
-    assert!(matches!(err, UnitError::Malformed { .. }), "{err}");
+    let UnitError::Unsolved(u) = &err else {
+        panic!("{err}");
+    };
+    assert_eq!(
+        (u.count("failed"), u.list.len()),
+        (files.len(), files.len())
+    );
     let text = err.to_string();
     assert!(
         text.contains("unit-000000.pos.result") && text.contains("the line of play ends in a"),

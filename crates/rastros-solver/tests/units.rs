@@ -9,11 +9,14 @@ use std::path::{Path, PathBuf};
 
 use common::{random_line, solver};
 use rastros_core::{Board, Position};
-use rastros_solver::units::{merge_dir, result_path, solve_unit, split, write_split};
+use rastros_solver::units::{
+    merge_dir, merge_dirs, result_path, solve_unit, split, write_split, Problem,
+};
 use rastros_solver::{
     Analysis, Checkpoint, CheckpointError, Mode, RootSolver, RootsError, Solver, Unit, UnitError,
     UnitResult,
 };
+use rastros_testing::other_claim;
 
 /// A fresh, empty scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -147,25 +150,178 @@ fn solved_split(name: &str) -> (PathBuf, Vec<PathBuf>) {
     (dir, units)
 }
 
-#[test]
-fn merge_refuses_a_missing_result() {
-    let (dir, units) = solved_split("missing-result");
-    fs::remove_file(result_path(&units[3])).unwrap();
-    let err = merge_dir(&dir).unwrap_err();
-    assert!(
-        matches!(err, UnitError::MissingResult { ref unit } if unit.ends_with("unit-000003.pos"))
-    );
-    assert!(err.to_string().starts_with("missing result"), "{err}");
-    fs::remove_dir_all(&dir).unwrap();
+/// The units `merge_dir` reports unsolved: their numbers and problems' kinds.
+fn unsolved(dir: &Path) -> Vec<(usize, &'static str)> {
+    match merge_dir(dir).unwrap_err() {
+        UnitError::Unsolved(u) => u
+            .list
+            .iter()
+            .map(|x| (x.number, x.problem.kind()))
+            .collect(),
+        e => panic!("not a list of unsolved units: {e}"),
+    }
+}
+
+/// The reason `merge_dir` gives for the failed unit `n`.
+fn failure(dir: &Path, n: usize) -> String {
+    let UnitError::Unsolved(u) = merge_dir(dir).unwrap_err() else {
+        panic!("not a list of unsolved units");
+    };
+    match &u
+        .list
+        .iter()
+        .find(|x| x.number == n)
+        .expect("unit n unsolved")
+        .problem
+    {
+        Problem::Failed { reason, .. } => reason.clone(),
+        p => panic!("unit {n}: {p:?}"),
+    }
 }
 
 #[test]
-fn merge_refuses_a_duplicated_result() {
-    let (dir, units) = solved_split("duplicate-result");
-    fs::copy(result_path(&units[1]), result_path(&units[2])).unwrap();
+fn merge_reports_every_missing_partial_and_failed_unit() {
+    let (dir, units) = solved_split("missing-result");
+    fs::remove_file(result_path(&units[3])).unwrap();
     let err = merge_dir(&dir).unwrap_err();
-    assert!(matches!(err, UnitError::DuplicateResult { .. }), "{err}");
+    let UnitError::Unsolved(ref u) = err else {
+        panic!("{err}");
+    };
+    assert_eq!((u.units, u.mode), (units.len(), Some(Mode::Dte)));
+    assert_eq!(u.list.len(), 1);
+    assert!(u.list[0].file.ends_with("unit-000003.pos"), "{err}");
+    assert!(err.to_string().starts_with("1 of "), "{err}");
+    assert!(
+        err.to_string()
+            .contains("unit-000003.pos.result is missing"),
+        "{err}"
+    );
+    // A job killed while writing leaves only its temporary file.
+    let partial = dir.join(".unit-000005.pos.result.Xy12zW.tmp");
+    fs::rename(result_path(&units[5]), &partial).unwrap();
+    // A damaged result, and one of another unit's position.
+    let text = fs::read_to_string(result_path(&units[7])).unwrap();
+    fs::write(result_path(&units[7]), &text[..text.len() / 2]).unwrap();
+    fs::copy(result_path(&units[1]), result_path(&units[2])).unwrap();
+    assert_eq!(
+        unsolved(&dir),
+        [(2, "failed"), (3, "missing"), (5, "partial"), (7, "failed")]
+    );
+    assert!(
+        failure(&dir, 2).contains("repeats the result of"),
+        "{}",
+        failure(&dir, 2)
+    );
+    assert!(
+        failure(&dir, 7).contains("is malformed"),
+        "{}",
+        failure(&dir, 7)
+    );
+    // Solving exactly those units makes the merge go through; the stale partial file does
+    // not matter once its unit has a result.
+    let solver = solver(six());
+    for n in [2, 3, 5, 7] {
+        let unit = Unit::load(&units[n]).unwrap();
+        solve_unit(&solver, &unit, Mode::Dte)
+            .unwrap()
+            .save(&result_path(&units[n]))
+            .unwrap();
+    }
+    assert!(partial.exists());
+    assert!(merge_dir(&dir).is_ok());
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A copy of the split directory `dir` (its units and manifest, and the results for which
+/// `keep` holds) in a new directory `name`.
+fn copy_split(dir: &Path, name: &str, keep: impl Fn(usize) -> bool) -> PathBuf {
+    let copy = scratch(name);
+    fs::create_dir_all(&copy).unwrap();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let file = path.file_name().unwrap().to_str().unwrap().to_string();
+        let result_of = file
+            .strip_suffix(".pos.result")
+            .and_then(|n| n.strip_prefix("unit-"))
+            .map(|n| n.parse::<usize>().unwrap());
+        if result_of.is_none_or(&keep) {
+            fs::copy(&path, copy.join(&file)).unwrap();
+        }
+    }
+    copy
+}
+
+#[test]
+fn merge_pools_directories_and_names_both_files_of_a_unit_solved_twice_differently() {
+    let (dir, units) = solved_split("pooled");
+    let whole = merge_dir(&dir).unwrap();
+    // Two machines, each with half the results and unit 4 solved on both.
+    let a = copy_split(&dir, "pooled-a", |n| n % 2 == 0 || n == 3);
+    let b = copy_split(&dir, "pooled-b", |n| n % 2 == 1 || n == 4);
+    assert!(matches!(merge_dir(&a), Err(UnitError::Unsolved(_))));
+    let pooled = merge_dirs(&[&a, &b]).unwrap();
+    assert_eq!(pooled.analysis.value, whole.analysis.value);
+    assert_eq!(pooled.analysis.dte, whole.analysis.dte);
+    assert_eq!(pooled.analysis.best_moves, whole.analysis.best_moves);
+    assert_eq!(pooled.analysis.pv, whole.analysis.pv);
+    // Units neither machine solved are reported in the first directory.
+    fs::remove_file(result_path(&b.join(units[1].file_name().unwrap()))).unwrap();
+    let UnitError::Unsolved(u) = merge_dirs(&[&a, &b]).unwrap_err() else {
+        panic!("unit 1 is solved nowhere");
+    };
+    assert_eq!(u.list.len(), 1);
+    assert_eq!(
+        u.list[0].file,
+        a.join("unit-000001.pos").display().to_string()
+    );
+    fs::copy(
+        result_path(&units[1]),
+        result_path(&b.join("unit-000001.pos")),
+    )
+    .unwrap();
+    // Unit 4 solved on machine b with another answer: a result whose line still backs its
+    // (wrong) claim, as another machine's faulty solver would write it.
+    let unit = Unit::load(&units[4]).unwrap();
+    let right = UnitResult::load(&result_path(&units[4])).unwrap();
+    let (claim, line) = other_claim(&unit.position, right.score()).expect("another claim");
+    let wrong = UnitResult {
+        value: claim.value,
+        dte: Some(claim.dte),
+        pv: line,
+        ..right.clone()
+    };
+    let theirs = result_path(&b.join("unit-000004.pos"));
+    wrong.save(&theirs).unwrap();
+    let err = merge_dirs(&[&a, &b]).unwrap_err();
+    let ours = result_path(&a.join("unit-000004.pos"));
+    assert!(
+        matches!(&err, UnitError::ConflictingResults { first, second, .. }
+            if *first == ours.display().to_string() && *second == theirs.display().to_string()),
+        "{err}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains(&right.score_text()) && text.contains(&wrong.score_text()),
+        "{text}"
+    );
+    // The same answer twice is no conflict, whatever the lines.
+    right.save(&theirs).unwrap();
+    assert!(merge_dirs(&[&a, &b]).is_ok());
+    // A directory of another split is refused naming both manifests.
+    let other = scratch("pooled-other");
+    split_and_solve(
+        &solver(six()),
+        &c3_6x6().play_moves("d4").unwrap(),
+        2,
+        Mode::Dte,
+        &other,
+    );
+    let err = merge_dirs(&[&a, &other]).unwrap_err();
+    assert!(matches!(err, UnitError::DifferentSplits { .. }), "{err}");
+    fs::remove_dir_all(&other).unwrap();
+    fs::remove_dir_all(&dir).unwrap();
+    fs::remove_dir_all(&a).unwrap();
+    fs::remove_dir_all(&b).unwrap();
 }
 
 #[test]
@@ -177,10 +333,11 @@ fn merge_refuses_a_result_for_another_position() {
     r.pv = vec![r.position.legal_moves().first().unwrap()];
     fs::write(result_path(&units[0]), r.to_text()).unwrap();
     // The pv above does not end the game: that is caught as malformed first.
-    assert!(matches!(
-        merge_dir(&dir).unwrap_err(),
-        UnitError::Malformed { .. }
-    ));
+    assert!(
+        failure(&dir, 0).contains("is malformed"),
+        "{}",
+        failure(&dir, 0)
+    );
     let solver = solver(six());
     let other = Unit {
         root: r.position,
@@ -191,8 +348,8 @@ fn merge_refuses_a_result_for_another_position() {
         .unwrap()
         .save(&result_path(&units[0]))
         .unwrap();
-    let err = merge_dir(&dir).unwrap_err();
-    assert!(matches!(err, UnitError::WrongPosition { .. }), "{err}");
+    let reason = failure(&dir, 0);
+    assert!(reason.contains("not for its unit's position"), "{reason}");
     fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -211,8 +368,11 @@ fn merge_refuses_corrupted_and_stray_files_and_mixed_modes() {
         "\u{0}\u{1}garbage".to_string(),
     ] {
         fs::write(&result, &bad).unwrap();
-        let err = merge_dir(&dir).unwrap_err();
-        assert!(matches!(err, UnitError::Malformed { .. }), "{bad:?}: {err}");
+        let reason = failure(&dir, 5);
+        assert!(
+            reason.contains("unit-000005.pos.result"),
+            "{bad:?}: {reason}"
+        );
     }
     fs::write(&result, &good).unwrap();
 

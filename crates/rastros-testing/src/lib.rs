@@ -174,3 +174,28 @@ pub fn random_free(
     }
     free | board.goals().0 & !(1 << snail)
 }
+
+/// A claim about `pos` other than `score` whose line of play backs it, as a faulty solver
+/// could report: the line that always plays the lowest cell (or else the always-highest
+/// one) to the end of the game, with the value and distance it ends with for `pos`'s side
+/// to move. `None` when both lines end with `score`.
+pub fn other_claim(pos: &Position, score: Score) -> Option<(Score, Vec<u8>)> {
+    [false, true].into_iter().find_map(|highest| {
+        let (mut end, mut line) = (*pos, Vec::new());
+        while !end.is_over() {
+            let moves: Vec<u8> = end.legal_moves().iter().collect();
+            let to = if highest {
+                moves[moves.len() - 1]
+            } else {
+                moves[0]
+            };
+            end.play_unchecked(to);
+            line.push(to);
+        }
+        let mut claim = rastros_search::solver::terminal_score(&end)?;
+        for _ in 0..line.len() {
+            claim = claim.parent();
+        }
+        (claim != score).then_some((claim, line))
+    })
+}

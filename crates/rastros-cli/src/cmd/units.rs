@@ -2,17 +2,20 @@
 //! work units for many machines, and the results combined back. The file formats are
 //! described in `rastros_solver::units`.
 
-use std::path::PathBuf;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use rastros_solver::units::{
-    self, certify_unit, read_split_dir, recheck_unit, result_path, verify_unit, write_split,
+    self, certify_unit, read_split_dirs, recheck_unit, result_path, unit_file_name, verify_unit,
+    write_split, Problem, Unsolved, MANIFEST_NAME,
 };
-use rastros_solver::{Mode, Unit, UnitResult};
+use rastros_solver::{Manifest, Mode, Solver, Unit, UnitError, UnitResult};
+use serde_json::json;
 
 use crate::args::{check_depth, CliError, PositionArgs, SearchArgs};
 use crate::cmd::solve::ModeArg;
-use crate::report::{analysis_json, count, count_bar, note, outln, print_analysis};
+use crate::report::{analysis_json, count, count_bar, note, outln, print_analysis, write_stdout};
 
 /// Arguments of `rastros split`.
 #[derive(Debug, Args)]
@@ -90,7 +93,14 @@ pub fn split(args: SplitArgs) -> Result<(), CliError> {
 #[derive(Debug, Args)]
 pub struct SolveUnitArgs {
     /// The unit file written by `rastros split`; the result is written to FILE.result.
+    /// With --units, the split directory instead.
+    #[arg(value_name = "FILE")]
     file: PathBuf,
+    /// Solve these units of the split directory given as FILE, one after another: the
+    /// numbers N of DIR/unit-NNNNNN.pos, comma-separated, with ranges (`3,17,40-45`), as
+    /// `rastros merge` prints them for the units it lacks.
+    #[arg(long, value_name = "LIST")]
+    units: Option<String>,
     /// What to compute (every unit of a split must be solved in the same mode).
     #[arg(long, value_enum, default_value = "dte")]
     mode: ModeArg,
@@ -108,30 +118,65 @@ pub struct SolveUnitArgs {
 
 /// Runs `rastros solve-unit`.
 pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
-    let unit = Unit::load(&args.file)?;
+    let files = match &args.units {
+        None => vec![args.file.clone()],
+        Some(list) => {
+            if !args.file.join(MANIFEST_NAME).is_file() {
+                return Err(CliError(format!(
+                    "--units: {} is not a split directory (it has no {MANIFEST_NAME})",
+                    args.file.display()
+                )));
+            }
+            let manifest = Manifest::load(&args.file.join(MANIFEST_NAME))?;
+            parse_unit_list(list, manifest.units)?
+                .into_iter()
+                .map(|n| args.file.join(unit_file_name(n)))
+                .collect()
+        }
+    };
+    let bar = count_bar(files.len() as u64, "units solved");
+    let mut solver = None;
+    for file in &files {
+        solve_one(&args, file, &mut solver)?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(())
+}
+
+/// Solves the unit `file` as `args` say, with `solver` (made on first use, its table
+/// cleared before each further unit, so each unit is solved as by a run of its own).
+fn solve_one(
+    args: &SolveUnitArgs,
+    file: &Path,
+    solver: &mut Option<Solver>,
+) -> Result<(), CliError> {
+    let unit = Unit::load(file)?;
     let mode: Mode = args.mode.into();
-    let out = result_path(&args.file);
+    let out = result_path(file);
     if args.skip_done {
-        let certified = !args.certify || units::certificate_path(&args.file).is_file();
+        let certified = !args.certify || units::certificate_path(file).is_file();
         if let Ok(r) = UnitResult::load(&out) {
             if r.position == unit.position && r.mode == mode && certified {
-                outln!(
-                    "{}: already solved in {}",
-                    args.file.display(),
-                    out.display()
-                );
+                outln!("{}: already solved in {}", file.display(), out.display());
                 return Ok(());
             }
         }
     }
     rastros_solver::fsio::check_output(&out, "unit result")?;
-    let solver = args.search.solver(unit.position.board())?;
+    let solver = match solver {
+        Some(s) => {
+            s.clear();
+            s
+        }
+        None => solver.insert(args.search.solver(unit.position.board())?),
+    };
     // The certificate first: it fails early on a split made from a whole position.
     if args.certify {
-        let cert = certify_unit(&solver, &args.file, &unit)?;
-        outln!("{}: certificate -> {}", args.file.display(), cert.display());
+        let cert = certify_unit(solver, file, &unit)?;
+        outln!("{}: certificate -> {}", file.display(), cert.display());
     }
-    let result = units::solve_unit(&solver, &unit, mode)?;
+    let result = units::solve_unit(solver, &unit, mode)?;
     result.save(&out)?;
     let value = match result.dte {
         Some(d) => format!("{} in {}", result.value, count(d, "ply", "plies")),
@@ -139,7 +184,7 @@ pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
     };
     outln!(
         "{}: {value}, {} nodes, {:.3} s -> {}",
-        args.file.display(),
+        file.display(),
         result.nodes,
         result.seconds,
         out.display()
@@ -147,14 +192,147 @@ pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The unit numbers of `--units` (`3,17,40-45`), each below `units`, sorted, each once.
+fn parse_unit_list(list: &str, units: usize) -> Result<Vec<usize>, CliError> {
+    let bad = |why: String| CliError(format!("--units {list:?}: {why}"));
+    let number = |text: &str| -> Result<usize, CliError> {
+        let n: usize = text
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("{:?} is not a unit number", text.trim())))?;
+        if n >= units {
+            return Err(bad(format!(
+                "there is no unit {n}: the split has {} (numbered from 0)",
+                count(units as u64, "unit", "units")
+            )));
+        }
+        Ok(n)
+    };
+    let mut numbers = BTreeSet::new();
+    for part in list.split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (number(a)?, number(b)?);
+                if a > b {
+                    return Err(bad(format!("the range {a}-{b} is empty")));
+                }
+                numbers.extend(a..=b);
+            }
+            None => {
+                numbers.insert(number(part)?);
+            }
+        }
+    }
+    Ok(numbers.into_iter().collect())
+}
+
+/// Sorted unit numbers as `--units` takes them, runs written as ranges: `3,17,40-45`.
+fn unit_list(numbers: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < numbers.len() {
+        let mut j = i;
+        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
+            j += 1;
+        }
+        parts.push(match j - i {
+            0 => numbers[i].to_string(),
+            1 => format!("{},{}", numbers[i], numbers[j]),
+            _ => format!("{}-{}", numbers[i], numbers[j]),
+        });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
+/// `word` as one shell word: as it is when it holds only safe characters, else quoted.
+fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// The command that solves exactly the units `u` lacks, in their directory and mode, with
+/// the program as it was started (`--certify` too when `certify`).
+fn resolve_command(u: &Unsolved, certify: bool) -> String {
+    let program = std::env::args().next().unwrap_or_else(|| "rastros".into());
+    let numbers: Vec<usize> = u.list.iter().map(|x| x.number).collect();
+    let mut cmd = format!(
+        "{} solve-unit {} --units {}",
+        shell_word(&program),
+        shell_word(&u.dir),
+        unit_list(&numbers)
+    );
+    if let Some(mode) = u.mode {
+        cmd.push_str(&format!(" --mode {mode}"));
+    }
+    if certify {
+        cmd.push_str(" --certify");
+    }
+    cmd
+}
+
+/// Prints the units `u` lacks (text, or one JSON object with `json`) and returns the error
+/// that ends `merge`: one line with the counts and the command that solves only them.
+fn report_unsolved(u: &Unsolved, json: bool, certify: bool) -> CliError {
+    let command = resolve_command(u, certify);
+    let printed = if json {
+        let list: Vec<_> = u
+            .list
+            .iter()
+            .map(|x| {
+                let mut o = json!({
+                    "unit": x.file,
+                    "number": x.number,
+                    "problem": x.problem.kind(),
+                });
+                match &x.problem {
+                    Problem::Missing => {}
+                    Problem::Partial { file } => o["file"] = file.as_str().into(),
+                    Problem::Failed { file, reason } => {
+                        o["file"] = file.as_str().into();
+                        o["reason"] = reason.as_str().into();
+                    }
+                }
+                o
+            })
+            .collect();
+        let out = json!({
+            "complete": false,
+            "units": u.units,
+            "missing": u.count("missing"),
+            "partial": u.count("partial"),
+            "failed": u.count("failed"),
+            "unsolved": list,
+            "command": command,
+        });
+        write_stdout(format_args!("{out}\n"))
+    } else {
+        u.list
+            .iter()
+            .try_for_each(|x| write_stdout(format_args!("unsolved      {x}\n")))
+    };
+    if let Err(e) = printed {
+        return e;
+    }
+    CliError(format!("{u}; solve only those with: {command}"))
+}
+
 /// Arguments of `rastros merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// The directory written by `rastros split`, with every unit solved.
-    dir: PathBuf,
+    /// The directory written by `rastros split`, with every unit solved; or several copies
+    /// of it solved in different places (say one per machine), whose results are pooled: a
+    /// unit solved in two of them with different answers is an error naming both files.
+    #[arg(value_name = "DIR", required = true, num_args = 1..)]
+    dirs: Vec<PathBuf>,
     /// Print one JSON object (the fields of `rastros solve --json`; with --verify also
     /// `verified`, the units proved; with --recheck `rechecked` and `recheck_seed`) instead
-    /// of text.
+    /// of text. When units are not solved, the object lists them (`unsolved`) with the
+    /// `command` that solves only those, and the exit code is 2.
     #[arg(long)]
     json: bool,
     /// Check every unit's value with its certificate (FILE.cert, written by `solve-unit
@@ -184,7 +362,11 @@ fn fresh_seed() -> u64 {
 
 /// Runs `rastros merge`.
 pub fn merge(args: MergeArgs) -> Result<(), CliError> {
-    let split = read_split_dir(&args.dir)?;
+    let dirs: Vec<&Path> = args.dirs.iter().map(PathBuf::as_path).collect();
+    let split = match read_split_dirs(&dirs) {
+        Err(UnitError::Unsolved(u)) => return Err(report_unsolved(&u, args.json, args.verify)),
+        read => read?,
+    };
     let mut verified = None;
     if args.verify {
         let bar = count_bar(split.units.len() as u64, "certificates checked");

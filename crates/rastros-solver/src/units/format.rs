@@ -264,7 +264,8 @@ impl UnitResult {
         )?)
     }
 
-    pub(super) fn score(&self) -> Score {
+    /// The value and DTE as a [`Score`] (DTE 0 outside [`Mode::Dte`]).
+    pub fn score(&self) -> Score {
         Score {
             value: self.value,
             dte: self.dte.unwrap_or(0),
@@ -272,7 +273,7 @@ impl UnitResult {
     }
 
     /// `win in 13`, or `win` outside DTE mode.
-    pub(super) fn score_text(&self) -> String {
+    pub fn score_text(&self) -> String {
         match self.dte {
             Some(_) => self.score().to_string(),
             None => self.value.to_string(),
@@ -360,6 +361,15 @@ impl Manifest {
 }
 
 impl Manifest {
+    /// Reads the manifest file `path` and checks that its start and moves lead to its root
+    /// ([`Manifest::check_root`]).
+    pub fn load(path: &Path) -> Result<Manifest, UnitError> {
+        let name = path.display().to_string();
+        let manifest = Manifest::from_text(&read_small(path, "manifest")?, &name)?;
+        manifest.check_root(&name)?;
+        Ok(manifest)
+    }
+
     /// Checks that the start and moves, when a start is given, lead to the root; `name`
     /// labels errors. (A root given as a whole position has no start to check.)
     pub fn check_root(&self, name: &str) -> Result<(), UnitError> {

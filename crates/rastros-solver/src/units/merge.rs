@@ -1,6 +1,9 @@
-//! Reading a split directory whole and merging its results into the root's answer.
+//! Reading split directories whole and merging their results into the root's answer, in
+//! four phases: read every directory's files, check them against the split, combine the
+//! directories' results unit by unit, and report the units left unsolved.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use rastros_core::{Outcome, Position};
@@ -14,7 +17,7 @@ use crate::search::Stats;
 use crate::solver::{terminal_score, Analysis, Mode};
 
 use super::{
-    file_names, is_result_name, is_unit_name, read_small, split, unit_file_name, Manifest, Unit,
+    file_names, is_result_name, is_unit_name, result_path, split, unit_file_name, Manifest, Unit,
     UnitError, UnitResult, MANIFEST_NAME,
 };
 
@@ -51,19 +54,176 @@ pub struct Merged {
     pub analysis: Analysis,
 }
 
+/// Why a unit has no result the merge can use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// No result file and no temporary file: never solved, or its job never started.
+    Missing,
+    /// No result file, only the temporary file of a job that stopped before it finished
+    /// writing (`.unit-NNNNNN.pos.result.XXXXXX.tmp`).
+    Partial {
+        /// The temporary file.
+        file: String,
+    },
+    /// A result file that is refused: damaged, edited, of an old format, for another
+    /// position, or with a line of play that does not back its claim.
+    Failed {
+        /// The result file.
+        file: String,
+        /// The whole message, naming the file.
+        reason: String,
+    },
+}
+
+impl Problem {
+    /// `missing`, `partial` or `failed`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Problem::Missing => "missing",
+            Problem::Partial { .. } => "partial",
+            Problem::Failed { .. } => "failed",
+        }
+    }
+}
+
+/// A unit without a usable result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnsolvedUnit {
+    /// The unit's number `N` in its file name, `unit-NNNNNN.pos`.
+    pub number: usize,
+    /// The unit file (in the first directory given).
+    pub file: String,
+    /// Why it is not solved.
+    pub problem: Problem,
+}
+
+impl fmt::Display for UnsolvedUnit {
+    /// What is wrong, naming the result file (missing) or the file found in its place.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.problem {
+            Problem::Missing => write!(f, "{}.result is missing", self.file),
+            Problem::Partial { file } => write!(
+                f,
+                "{}.result is missing; {file} is what a job wrote before it stopped",
+                self.file
+            ),
+            Problem::Failed { reason, .. } => f.write_str(reason),
+        }
+    }
+}
+
+/// The units of a split left without a usable result, so that they can be solved again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsolved {
+    /// The (first) split directory.
+    pub dir: String,
+    /// The split's units in all.
+    pub units: usize,
+    /// The mode of the results that are usable, if any.
+    pub mode: Option<Mode>,
+    /// The unsolved units in number order.
+    pub list: Vec<UnsolvedUnit>,
+}
+
+impl Unsolved {
+    /// How many units have `kind` ([`Problem::kind`]).
+    pub fn count(&self, kind: &str) -> usize {
+        self.list
+            .iter()
+            .filter(|u| u.problem.kind() == kind)
+            .count()
+    }
+}
+
+impl fmt::Display for Unsolved {
+    /// One line: the counts and the first few units with their problems.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SHOWN: usize = 3;
+        write!(
+            f,
+            "{} of {} units of {} are not solved ({} missing, {} partial, {} failed): ",
+            self.list.len(),
+            self.units,
+            self.dir,
+            self.count("missing"),
+            self.count("partial"),
+            self.count("failed"),
+        )?;
+        for (i, u) in self.list.iter().take(SHOWN).enumerate() {
+            let sep = if i == 0 { "" } else { "; " };
+            write!(f, "{sep}{u}")?;
+        }
+        if self.list.len() > SHOWN {
+            write!(f, "; and {} more", self.list.len() - SHOWN)?;
+        }
+        Ok(())
+    }
+}
+
 /// Reads every unit and result of the split directory `dir`, checks that each unit has
-/// exactly one result for its position (no missing, duplicate, foreign or stray files, one
-/// mode), and merges them into the root's answer.
+/// exactly one usable result for its position (no missing, partial, refused, foreign or
+/// stray files, one mode), and merges them into the root's answer.
 pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
     read_split_dir(dir)?.merge()
 }
 
+/// [`merge_dir`] over copies of one split solved in several places ([`read_split_dirs`]).
+pub fn merge_dirs(dirs: &[&Path]) -> Result<Merged, UnitError> {
+    read_split_dirs(dirs)?.merge()
+}
+
 /// Reads every unit and result of the split directory `dir` and checks that each unit has
-/// exactly one result for its position (no missing, duplicate, foreign or stray files, one
-/// mode), each result's line of play backing its claim ([`check_claim`]).
+/// exactly one usable result for its position, all in one mode, each result's line of play
+/// backing its claim ([`check_claim`]). Units without one are reported all together,
+/// [`UnitError::Unsolved`].
 ///
 /// [`check_claim`]: crate::claim::check_claim
 pub fn read_split_dir(dir: &Path) -> Result<SplitDir, UnitError> {
+    read_split_dirs(&[dir])
+}
+
+/// [`read_split_dir`] over copies of one split (the same manifest and units) solved in
+/// several places, say one directory per machine: a unit may be solved in any of them. A
+/// unit solved in two of them with different answers is an error naming both result files;
+/// with the same answer, the first directory's result is used.
+pub fn read_split_dirs(dirs: &[&Path]) -> Result<SplitDir, UnitError> {
+    if dirs.is_empty() {
+        return Err(UnitError::NoManifest("(no directory given)".into()));
+    }
+    // Read, check, combine, report.
+    let read = dirs
+        .iter()
+        .map(|d| read_dir_files(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    for d in &read {
+        check_dir(d)?;
+    }
+    check_same_split(&read)?;
+    let (mode, found) = combine(&read)?;
+    report(&read, mode, found)
+}
+
+/// The files of one split directory, read: its manifest, its file names, and its units.
+struct DirFiles {
+    dir: PathBuf,
+    manifest: Manifest,
+    names: Vec<String>,
+    /// The unit files in name order, each with its unit.
+    units: Vec<(String, Unit)>,
+}
+
+impl DirFiles {
+    fn shown(&self, name: &str) -> String {
+        self.dir.join(name).display().to_string()
+    }
+
+    fn manifest_path(&self) -> String {
+        self.shown(MANIFEST_NAME)
+    }
+}
+
+/// Reads the manifest and the unit files of `dir` (phase 1).
+fn read_dir_files(dir: &Path) -> Result<DirFiles, UnitError> {
     let manifest_path = dir.join(MANIFEST_NAME);
     // A manifest that is there but not a file (say a folder) is reported as unreadable.
     if !manifest_path.exists() {
@@ -80,26 +240,37 @@ pub fn read_split_dir(dir: &Path) -> Result<SplitDir, UnitError> {
         }
         return Err(UnitError::NoManifest(dir.display().to_string()));
     }
-    let text = read_small(&manifest_path, "manifest")?;
-    let manifest = Manifest::from_text(&text, &manifest_path.display().to_string())?;
-    manifest.check_root(&manifest_path.display().to_string())?;
+    let manifest = Manifest::load(&manifest_path)?;
     let names = file_names(dir)?;
-    let shown = |name: &str| dir.join(name).display().to_string();
+    let units = names
+        .iter()
+        .filter(|n| is_unit_name(n))
+        .map(|name| Ok((name.clone(), Unit::load(&dir.join(name))?)))
+        .collect::<Result<Vec<_>, UnitError>>()?;
+    Ok(DirFiles {
+        dir: dir.to_path_buf(),
+        manifest,
+        names,
+        units,
+    })
+}
 
-    // Units: each readable, of this root and depth, no two alike.
-    let mut units: Vec<(String, Unit)> = Vec::new();
-    let mut by_position: HashMap<Position, String> = HashMap::new();
-    for name in names.iter().filter(|n| is_unit_name(n)) {
-        let unit = Unit::load(&dir.join(name))?;
+/// Checks that the units of `d` are exactly its manifest's split, each in the file its
+/// number names, and that no result file lacks its unit (phase 2).
+fn check_dir(d: &DirFiles) -> Result<(), UnitError> {
+    let manifest = &d.manifest;
+    // Units: each of this root and depth, no two alike.
+    let mut by_position: HashMap<Position, &str> = HashMap::new();
+    for (name, unit) in &d.units {
         if unit.root != manifest.root {
             return Err(UnitError::ForeignUnit {
-                unit: shown(name),
+                unit: d.shown(name),
                 reason: format!("its root is '{}'", unit.root),
             });
         }
         if unit.path.len() as u32 != manifest.depth {
             return Err(UnitError::ForeignUnit {
-                unit: shown(name),
+                unit: d.shown(name),
                 reason: format!(
                     "it is {} plies deep, not {}",
                     unit.path.len(),
@@ -107,83 +278,225 @@ pub fn read_split_dir(dir: &Path) -> Result<SplitDir, UnitError> {
                 ),
             });
         }
-        if let Some(first) = by_position.insert(unit.position, shown(name)) {
+        if let Some(first) = by_position.insert(unit.position, name) {
             return Err(UnitError::DuplicateUnit {
-                first,
-                second: shown(name),
+                first: d.shown(first),
+                second: d.shown(name),
             });
         }
-        units.push((name.clone(), unit));
     }
     // Every position the split needs has a unit, and no other.
     let expected = split(&manifest.root, manifest.depth)?;
     for (n, unit) in expected.units.iter().enumerate() {
-        if !by_position.contains_key(&unit.position) {
+        let Some(&name) = by_position.get(&unit.position) else {
             return Err(UnitError::MissingUnit {
                 position: unit.position.to_string(),
-                file: Some(shown(&unit_file_name(n))),
+                file: Some(d.shown(&unit_file_name(n))),
+            });
+        };
+        if name != unit_file_name(n) {
+            return Err(UnitError::ForeignUnit {
+                unit: d.shown(name),
+                reason: format!(
+                    "it holds the position of unit {n}, {}",
+                    d.shown(&unit_file_name(n))
+                ),
             });
         }
     }
-    if units.len() != expected.units.len() || units.len() != manifest.units {
+    if d.units.len() != expected.units.len() || d.units.len() != manifest.units {
         return Err(UnitError::UnitCount {
             expected: manifest.units,
-            found: units.len(),
+            found: d.units.len(),
         });
     }
-
-    // Results: none stray, one for every unit, for its position, all in one mode.
-    for name in names.iter().filter(|n| is_result_name(n)) {
+    // Results: none stray.
+    for name in d.names.iter().filter(|n| is_result_name(n)) {
         let unit_name = name.strip_suffix(".result").unwrap_or(name);
-        if !names.iter().any(|n| n == unit_name) {
-            return Err(UnitError::StrayResult(shown(name)));
+        if !d.names.iter().any(|n| n == unit_name) {
+            return Err(UnitError::StrayResult(d.shown(name)));
         }
     }
-    let mut solved = Vec::new();
-    let mut mode: Option<(Mode, String)> = None;
-    for (name, unit) in units {
-        let result_name = format!("{name}.result");
-        if !names.contains(&result_name) {
-            return Err(UnitError::MissingResult { unit: shown(&name) });
-        }
-        let result = UnitResult::load(&dir.join(&result_name))?;
-        if result.position != unit.position {
-            return Err(match by_position.get(&result.position) {
-                Some(of) => UnitError::DuplicateResult {
-                    result: shown(&result_name),
-                    of: of.clone(),
-                },
-                None => UnitError::WrongPosition {
-                    result: shown(&result_name),
-                    expected: unit.position.to_string(),
-                    found: result.position.to_string(),
-                },
+    Ok(())
+}
+
+/// Checks that every directory holds the same split as the first (phase 2).
+fn check_same_split(read: &[DirFiles]) -> Result<(), UnitError> {
+    let Some((first, rest)) = read.split_first() else {
+        return Ok(());
+    };
+    for d in rest {
+        if d.manifest != first.manifest {
+            return Err(UnitError::DifferentSplits {
+                first: first.manifest_path(),
+                second: d.manifest_path(),
             });
         }
-        match &mode {
-            None => mode = Some((result.mode, shown(&result_name))),
-            Some((m, _)) if *m != result.mode => {
-                return Err(UnitError::ModeMismatch {
-                    result: shown(&result_name),
-                    mode: result.mode,
-                    expected: *m,
-                })
+    }
+    Ok(())
+}
+
+/// What one directory holds for one unit.
+enum Found {
+    /// A usable result.
+    Solved(UnitResult),
+    /// None.
+    Unsolved(Problem),
+}
+
+/// What `d` holds for each of its units, in order.
+fn found_in(d: &DirFiles) -> Vec<Found> {
+    d.units
+        .iter()
+        .map(|(name, unit)| {
+            let result_name = format!("{name}.result");
+            if !d.names.contains(&result_name) {
+                let partial = format!(".{result_name}.");
+                return Found::Unsolved(
+                    match d
+                        .names
+                        .iter()
+                        .find(|n| n.starts_with(&partial) && n.ends_with(".tmp"))
+                    {
+                        Some(tmp) => Problem::Partial { file: d.shown(tmp) },
+                        None => Problem::Missing,
+                    },
+                );
             }
-            Some(_) => {}
+            let file = d.shown(&result_name);
+            let failed = |e: UnitError| {
+                Found::Unsolved(Problem::Failed {
+                    file: file.clone(),
+                    reason: e.to_string(),
+                })
+            };
+            match UnitResult::load(&d.dir.join(&result_name)) {
+                Err(e) => failed(e),
+                Ok(r) if r.position == unit.position => Found::Solved(r),
+                Ok(r) => match d.units.iter().find(|(_, u)| u.position == r.position) {
+                    Some((of, _)) => failed(UnitError::DuplicateResult {
+                        result: file.clone(),
+                        of: d.shown(of),
+                    }),
+                    None => failed(UnitError::WrongPosition {
+                        result: file.clone(),
+                        expected: unit.position.to_string(),
+                        found: r.position.to_string(),
+                    }),
+                },
+            }
+        })
+        .collect()
+}
+
+/// For each unit, the first directory's usable result (with that directory's index), or the
+/// first problem other than [`Problem::Missing`] any directory has; the results' one mode
+/// (phase 3). Results in different modes, or two different answers for one unit, are
+/// errors naming the files.
+#[allow(clippy::type_complexity)]
+fn combine(
+    read: &[DirFiles],
+) -> Result<(Option<Mode>, Vec<Result<(usize, UnitResult), Problem>>), UnitError> {
+    let mut found: Vec<std::vec::IntoIter<Found>> =
+        read.iter().map(|d| found_in(d).into_iter()).collect();
+    let count = read.first().map_or(0, |d| d.units.len());
+    let mut mode: Option<(Mode, String)> = None;
+    let mut combined = Vec::with_capacity(count);
+    for i in 0..count {
+        let name = &read[0].units[i].0;
+        let mut best: Result<(usize, UnitResult), Problem> = Err(Problem::Missing);
+        for (j, f) in found.iter_mut().enumerate() {
+            let file = result_path(&read[j].dir.join(name)).display().to_string();
+            match f.next() {
+                Some(Found::Solved(r)) => {
+                    match &mode {
+                        None => mode = Some((r.mode, file.clone())),
+                        Some((m, _)) if *m != r.mode => {
+                            return Err(UnitError::ModeMismatch {
+                                result: file,
+                                mode: r.mode,
+                                expected: *m,
+                            })
+                        }
+                        Some(_) => {}
+                    }
+                    match &best {
+                        Ok((k, first)) => {
+                            if (first.value, first.dte) != (r.value, r.dte) {
+                                return Err(UnitError::ConflictingResults {
+                                    first: result_path(&read[*k].dir.join(name))
+                                        .display()
+                                        .to_string(),
+                                    first_claim: first.score_text(),
+                                    second: file,
+                                    second_claim: r.score_text(),
+                                });
+                            }
+                        }
+                        Err(_) => best = Ok((j, r)),
+                    }
+                }
+                Some(Found::Unsolved(p)) => {
+                    if matches!(best, Err(Problem::Missing)) {
+                        best = Err(p);
+                    }
+                }
+                None => {}
+            }
         }
-        solved.push(SolvedUnit {
-            file: dir.join(&name),
-            unit,
-            result,
-        });
+        combined.push(best);
+    }
+    Ok((mode.map(|(m, _)| m), combined))
+}
+
+/// The split directory with every unit's result, or [`UnitError::Unsolved`] listing the
+/// units without one (phase 4).
+fn report(
+    read: &[DirFiles],
+    mode: Option<Mode>,
+    combined: Vec<Result<(usize, UnitResult), Problem>>,
+) -> Result<SplitDir, UnitError> {
+    let d = &read[0];
+    let mut units = Vec::new();
+    let mut list = Vec::new();
+    for ((name, unit), c) in d.units.iter().zip(combined) {
+        match c {
+            Ok((j, result)) => units.push(SolvedUnit {
+                file: read[j].dir.join(name),
+                unit: unit.clone(),
+                result,
+            }),
+            Err(problem) => list.push(UnsolvedUnit {
+                number: unit_number(name),
+                file: d.shown(name),
+                problem,
+            }),
+        }
+    }
+    if !list.is_empty() {
+        list.sort_by_key(|u| u.number);
+        return Err(UnitError::Unsolved(Box::new(Unsolved {
+            dir: d.dir.display().to_string(),
+            units: d.units.len(),
+            mode,
+            list,
+        })));
     }
     // With no units at all (every line ends within the depth) the answer is exact anyway.
-    let mode = mode.map_or(Mode::Dte, |(m, _)| m);
     Ok(SplitDir {
-        manifest,
-        mode,
-        units: solved,
+        manifest: d.manifest.clone(),
+        mode: mode.unwrap_or(Mode::Dte),
+        units,
     })
+}
+
+/// The number `N` of the unit file name `unit-NNNNNN.pos` ([`check_dir`] has checked that
+/// every unit's name is [`unit_file_name`] of its number).
+fn unit_number(name: &str) -> usize {
+    name.strip_prefix("unit-")
+        .and_then(|n| n.strip_suffix(".pos"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(usize::MAX)
 }
 
 impl SplitDir {

@@ -12,7 +12,11 @@
 //! the root, giving the same [`Analysis`] as [`Solver::analyze`]: value, DTE, winning
 //! moves, optimal moves and a
 //! principal variation (followed through the split tree by the lowest-indexed optimal move,
-//! then continued by the unit's own principal variation, stored in its result).
+//! then continued by the unit's own principal variation, stored in its result). Units
+//! without a usable result (missing, partial or refused) are reported all at once,
+//! [`UnitError::Unsolved`], so that exactly those can be solved again; [`merge_dirs`] pools
+//! the results of several copies of one split (one per machine) and refuses a unit solved
+//! in two of them with different answers ([`UnitError::ConflictingResults`]).
 //!
 //! # File formats
 //!
@@ -94,7 +98,10 @@ mod split;
 
 pub use format::{certificate_path, result_path, unit_file_name, Manifest, Unit, UnitResult};
 use format::{file_names, is_result_name, is_unit_name};
-pub use merge::{merge, merge_dir, read_split_dir, Merged, SolvedUnit, SplitDir};
+pub use merge::{
+    merge, merge_dir, merge_dirs, read_split_dir, read_split_dirs, Merged, Problem, SolvedUnit,
+    SplitDir, Unsolved, UnsolvedUnit,
+};
 pub use solve::{certify_unit, recheck_unit, solve_unit, verify_unit};
 use split::walk_limit;
 pub use split::{split, split_bounded, write_split, Split};
@@ -194,10 +201,26 @@ pub enum UnitError {
         /// Unit files found.
         found: usize,
     },
-    /// A unit has no result file.
-    MissingResult {
-        /// The unit file.
-        unit: String,
+    /// Units have no usable result (missing, partial or refused): all of them, to be
+    /// solved again.
+    Unsolved(Box<Unsolved>),
+    /// Two directories given to one merge hold different splits.
+    DifferentSplits {
+        /// The first directory's manifest.
+        first: String,
+        /// The manifest that differs from it.
+        second: String,
+    },
+    /// One unit was solved twice (in two directories) with different answers.
+    ConflictingResults {
+        /// The first result file.
+        first: String,
+        /// What it claims.
+        first_claim: String,
+        /// The second result file.
+        second: String,
+        /// What it claims.
+        second_claim: String,
     },
     /// A result file repeats the result of another unit.
     DuplicateResult {
@@ -306,9 +329,20 @@ impl fmt::Display for UnitError {
                 f,
                 "the manifest lists {expected} units but {found} unit files were found"
             ),
-            MissingResult { unit } => write!(
+            Unsolved(u) => u.fmt(f),
+            DifferentSplits { first, second } => write!(
                 f,
-                "missing result: {unit} has no result file ({unit}.result)"
+                "{second} is not the manifest of {first}: the directories hold different splits"
+            ),
+            ConflictingResults {
+                first,
+                first_claim,
+                second,
+                second_claim,
+            } => write!(
+                f,
+                "a unit solved twice with different answers: {first} claims {first_claim}, \
+                 {second} claims {second_claim}; solve it again to know which is wrong"
             ),
             DuplicateResult { result, of } => {
                 write!(f, "duplicate result: {result} repeats the result of {of}")

@@ -12,8 +12,8 @@ use crate::score::Value;
 use crate::solver::{Mode, SolveError, Solver};
 
 use super::{
-    certificate_path, malformed, read_small, result_path, Manifest, SolvedUnit, Unit, UnitError,
-    UnitResult, MANIFEST_NAME,
+    certificate_path, malformed, result_path, Manifest, SolvedUnit, Unit, UnitError, UnitResult,
+    MANIFEST_NAME,
 };
 
 /// Solves `unit` in `mode`, with its line of play: the principal variation in DTE mode, a
@@ -44,8 +44,7 @@ fn unit_line(unit_file: &Path, unit: &Unit) -> Result<(Position, Vec<u8>), UnitE
     };
     let path = dir.join(MANIFEST_NAME);
     let name = path.display().to_string();
-    let manifest = Manifest::from_text(&read_small(&path, "manifest")?, &name)?;
-    manifest.check_root(&name)?;
+    let manifest = Manifest::load(&path)?;
     if manifest.root != unit.root {
         return Err(UnitError::ForeignUnit {
             unit: unit_file.display().to_string(),
