@@ -15,9 +15,9 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{parse_board, Bitboard, BoardError, Cell, PartsError, Player, Position};
+use crate::{parse_board_with, Bitboard, BoardError, Cell, PartsError, Player, Position, Word};
 
-impl fmt::Display for Position {
+impl<W: Word> fmt::Display for Position<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let board = self.board();
         write!(f, "{board} ")?;
@@ -122,7 +122,7 @@ impl From<BoardError> for PositionParseError {
     }
 }
 
-impl FromStr for Position {
+impl<W: Word> FromStr for Position<W> {
     type Err = PositionParseError;
 
     /// ```
@@ -131,13 +131,13 @@ impl FromStr for Position {
     /// assert_eq!(pos.to_string(), "3x3 ..o/.x./... 2");
     /// assert!("3x3 ..o/.x./... 1".parse::<Position>().is_err());
     /// ```
-    fn from_str(s: &str) -> Result<Position, PositionParseError> {
+    fn from_str(s: &str) -> Result<Position<W>, PositionParseError> {
         use PositionParseError::*;
         let fields: Vec<&str> = s.split_whitespace().collect();
         let [size, grid, side] = fields[..] else {
             return Err(Fields(fields.len()));
         };
-        let board = parse_board(size)?;
+        let board = parse_board_with::<W>(size)?;
         let ranks: Vec<&str> = grid.split('/').collect();
         if ranks.len() != usize::from(board.height()) {
             return Err(RankCount {
