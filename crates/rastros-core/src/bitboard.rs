@@ -43,7 +43,10 @@ impl<W: Word> Bitboard<W> {
     /// The set holding only the cell with index `index`.
     #[inline]
     pub fn single(index: u8) -> Bitboard<W> {
-        debug_assert!(u32::from(index) < W::BITS, "a cell index is below the word's bits");
+        debug_assert!(
+            u32::from(index) < W::BITS,
+            "a cell index is below the word's bits"
+        );
         Bitboard(W::ONE << u32::from(index))
     }
 
@@ -65,7 +68,10 @@ impl<W: Word> Bitboard<W> {
     #[inline]
     #[must_use]
     pub fn has(self, index: u8) -> bool {
-        debug_assert!(u32::from(index) < W::BITS, "a cell index is below the word's bits");
+        debug_assert!(
+            u32::from(index) < W::BITS,
+            "a cell index is below the word's bits"
+        );
         self.0 >> u32::from(index) & W::ONE != W::ZERO
     }
 

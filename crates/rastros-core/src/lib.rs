@@ -29,7 +29,6 @@ pub use board::{
     parse_board, parse_board_with, AnyBoardSize, Board, BoardError, BoardSize, Direction,
     DirectionParseError, DIRECTIONS, MAX_CELLS,
 };
-pub use word::{Entry, Word};
 pub use cell::{Cell, CellParseError, Player, PlayerParseError};
 pub use endgame::GoalFree;
 pub use game_file::{GameFile, GameFileError, GameFileErrorKind, NotAStart};
@@ -39,3 +38,4 @@ pub use position::{
     split_moves, EndReason, MoveErrorKind, MoveListError, Outcome, PartsError, PlayError, Position,
     StartError,
 };
+pub use word::{Entry, Word};

@@ -12,8 +12,7 @@
 use core::fmt;
 use core::hash::Hash;
 use core::ops::{
-    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Index, IndexMut, Not, Shl,
-    Shr,
+    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Index, IndexMut, Not, Shl, Shr,
 };
 use std::sync::OnceLock;
 
@@ -61,7 +60,11 @@ pub trait Word:
     /// An array with one entry per bit (`[T; 64]` or `[T; 128]`): the neighbour table and
     /// the matching's per-vertex arrays, of the same size as the word, so the 64-bit code
     /// keeps its arrays of 64.
-    type Table<T: Entry>: Entry + Index<usize, Output = T> + IndexMut<usize> + AsRef<[T]> + AsMut<[T]>;
+    type Table<T: Entry>: Entry
+        + Index<usize, Output = T>
+        + IndexMut<usize>
+        + AsRef<[T]>
+        + AsMut<[T]>;
     /// The table with every entry `value`.
     fn table<T: Entry>(value: T) -> Self::Table<T>;
     /// The table with `map` applied to every entry of `table`.
