@@ -102,20 +102,21 @@ impl<'a, W: Word> Traps<'a, W> {
             }
             let after = free & !W::bit(r as u8);
             // One or two safe prey moves (at least one, as no reply closed the trap at once;
-            // `second` is 64 when there is one). Of two, where a deeper search may follow,
+            // `second` is the word's bits, as `trailing_zeros` of nothing, when there is one). Of two, where a deeper search may follow,
             // the one from which the hunter has fewer replies first: the likelier escape,
             // and one escape refutes the reply.
+            let none = W::BITS as u8;
             let mut first = safe.trailing_zeros() as u8;
             let mut second = (safe.without_lowest()).trailing_zeros() as u8;
             let replies_from = |c: u8| nb[c as usize] & after & hunter_safe;
             if depth > 1
-                && second < 64
+                && second < none
                 && replies_from(second).count_ones() < replies_from(first).count_ones()
             {
                 (first, second) = (second, first);
             }
             for s in [first, second] {
-                if s == 64 {
+                if s == none {
                     break;
                 }
                 self.nodes += 1;
