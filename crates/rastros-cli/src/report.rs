@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use rastros_core::{Board, Position};
+use rastros_core::{Board, Position, Word};
 use rastros_solver::{Analysis, Solver};
 use serde_json::json;
 
@@ -68,7 +68,7 @@ macro_rules! note {
 pub(crate) use note;
 
 /// Cell names separated by spaces.
-pub fn names(board: &Board, cells: &[u8]) -> String {
+pub fn names<W: Word>(board: &Board<W>, cells: &[u8]) -> String {
     cells
         .iter()
         .map(|&c| board.cell(c).to_string())
@@ -94,7 +94,7 @@ pub struct Progress {
 
 impl Progress {
     /// Starts watching `solver`.
-    pub fn start(solver: &Solver, label: &str) -> Progress {
+    pub fn start<W: Word>(solver: &Solver<W>, label: &str) -> Progress {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
         let label = label.to_string();
@@ -148,8 +148,8 @@ pub fn json_seconds(seconds: f64) -> f64 {
 /// The JSON object `solve --json` prints for the answer `a` about `pos` (also printed by
 /// `merge --json`): `start` is the snail's start cell when the position was given by a start
 /// and moves, `moves` the moves played from there.
-pub fn analysis_json(
-    pos: &Position,
+pub fn analysis_json<W: Word>(
+    pos: &Position<W>,
     start: Option<String>,
     moves: Vec<String>,
     a: &Analysis,
@@ -203,7 +203,7 @@ pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
 }
 
 /// Prints the answer `a` about `pos` as text: diagram, value, moves, PV, nodes, time.
-pub fn print_analysis(pos: &Position, a: &Analysis) -> Result<(), CliError> {
+pub fn print_analysis<W: Word>(pos: &Position<W>, a: &Analysis) -> Result<(), CliError> {
     let board = pos.board();
     out!("{}", pos.diagram());
     outln!("position      {pos}");
@@ -247,7 +247,7 @@ pub struct RootProgress {
 
 impl RootProgress {
     /// Starts a bar of `total` root moves, `done` of them finished already.
-    pub fn start(solver: &Solver, total: usize, done: usize) -> RootProgress {
+    pub fn start<W: Word>(solver: &Solver<W>, total: usize, done: usize) -> RootProgress {
         let bar = ProgressBar::new(total as u64);
         bar.set_style(
             ProgressStyle::with_template(

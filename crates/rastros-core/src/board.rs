@@ -29,7 +29,7 @@ pub const MAX_CELLS: u32 = 128;
 /// assert_eq!(nine.cell(nine.goal(rastros_core::Player::Two)).to_string(), "i9");
 /// assert_eq!(
 ///     Board::new(9, 9).unwrap_err().to_string(),
-///     "the 9x9 board has 81 cells, more than the 64 of a 64-bit board"
+///     "unsupported board 9x9: 81 cells, and this takes at most 64"
 /// );
 /// assert!(Board::<u128>::with_word(12, 12).is_err());
 /// ```
@@ -101,8 +101,7 @@ impl fmt::Display for BoardError {
                 bits,
             } => write!(
                 f,
-                "the {width}x{height} board has {} cells, more than the {bits} of a {bits}-bit \
-                 board",
+                "unsupported board {width}x{height}: {} cells, and this takes at most {bits}",
                 width * height
             ),
         }

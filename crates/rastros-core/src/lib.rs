@@ -32,7 +32,7 @@ pub use board::{
 pub use cell::{Cell, CellParseError, Player, PlayerParseError};
 pub use endgame::GoalFree;
 pub use game_file::{GameFile, GameFileError, GameFileErrorKind, NotAStart};
-pub use notation::PositionParseError;
+pub use notation::{AnyPosition, PositionParseError};
 pub use perft::{perft, perft_divide};
 pub use position::{
     split_moves, EndReason, MoveErrorKind, MoveListError, Outcome, PartsError, PlayError, Position,
