@@ -37,6 +37,10 @@ pub struct PositionArgs {
     /// (default e5 on 8x8, the centre on boards with one); --moves are played after them.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "position"])]
     pub game_file: Option<PathBuf>,
+    /// Run on the 128-bit word even where the board fits 64 bits, to measure what the
+    /// wider word costs (docs/PERFORMANCE.md); the answers are the same.
+    #[arg(long, hide = true)]
+    pub wide_word: bool,
     /// The game file, once read.
     #[arg(skip)]
     loaded: OnceCell<GameFile>,
@@ -106,8 +110,11 @@ impl PositionArgs {
     }
 
     /// Whether the position is on a board of more than 64 cells, which takes the 128-bit
-    /// word (a game file's board always fits 64 bits).
+    /// word (a game file's board always fits 64 bits), or `--wide-word` asks for it.
     pub fn is_wide(&self) -> bool {
+        if self.wide_word {
+            return true;
+        }
         match (&self.position, &self.game_file) {
             (Some(pos), _) => matches!(pos, AnyPosition::Wide(_)),
             (None, Some(_)) => false,

@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use rastros_core::{Board, Position, Word};
+use rastros_core::{Board, Cell, Position, Word};
 use rastros_solver::{Analysis, Solver};
 use serde_json::json;
 
@@ -67,13 +67,9 @@ macro_rules! note {
 
 pub(crate) use note;
 
-/// Cell names separated by spaces.
+/// The names of the cells of `board` with indices `cells`, separated by spaces.
 pub fn names<W: Word>(board: &Board<W>, cells: &[u8]) -> String {
-    cells
-        .iter()
-        .map(|&c| board.cell(c).to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    Cell::names(&board.cells_of(cells))
 }
 
 /// Peak resident memory of this process in MiB (Linux), if known.
@@ -155,12 +151,9 @@ pub fn analysis_json<W: Word>(
     a: &Analysis,
 ) -> serde_json::Value {
     let board = pos.board();
-    let list = |m: &Option<Vec<u8>>| {
-        m.as_ref().map(|v| {
-            v.iter()
-                .map(|&c| board.cell(c).to_string())
-                .collect::<Vec<_>>()
-        })
+    let list = |m: &Option<Vec<Cell>>| {
+        m.as_ref()
+            .map(|v| v.iter().map(Cell::to_string).collect::<Vec<_>>())
     };
     json!({
         "board": board.to_string(),
@@ -204,7 +197,6 @@ pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
 
 /// Prints the answer `a` about `pos` as text: diagram, value, moves, PV, nodes, time.
 pub fn print_analysis<W: Word>(pos: &Position<W>, a: &Analysis) -> Result<(), CliError> {
-    let board = pos.board();
     out!("{}", pos.diagram());
     outln!("position      {pos}");
     outln!("to move       player {}", pos.side_to_move());
@@ -220,15 +212,15 @@ pub fn print_analysis<W: Word>(pos: &Position<W>, a: &Analysis) -> Result<(), Cl
         let listed = if w.is_empty() {
             "none".to_string()
         } else {
-            names(board, w)
+            Cell::names(w)
         };
         outln!("winning moves {listed}");
     }
     if let Some(b) = &a.best_moves {
-        outln!("optimal moves {}", names(board, b));
+        outln!("optimal moves {}", Cell::names(b));
     }
     if let Some(pv) = &a.pv {
-        outln!("pv            {}", names(board, pv));
+        outln!("pv            {}", Cell::names(pv));
     }
     outln!("nodes         {}", a.stats.nodes);
     outln!("time          {:.3} s", a.seconds);

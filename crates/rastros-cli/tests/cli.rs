@@ -49,11 +49,8 @@ fn nine_by_nine_perft_solve_and_analyze() {
     assert_eq!(v["board"], "9x9");
     assert_eq!(v["value"], expected.value.as_str());
     assert_eq!(v["dte"], expected.dte.unwrap());
-    let names = |cells: &[u8]| -> Vec<String> {
-        cells
-            .iter()
-            .map(|&c| pos.board().cell(c).to_string())
-            .collect()
+    let names = |cells: &[rastros_core::Cell]| -> Vec<String> {
+        cells.iter().map(|c| c.to_string()).collect()
     };
     assert_eq!(
         v["winning_moves"],

@@ -292,6 +292,27 @@ impl<W: Word> Board<W> {
         Cell::new(index % self.width, index / self.width)
     }
 
+    /// The cells of the cell indices `indices`, in the order given (each below
+    /// [`size`](Board::size), as for [`cell`](Board::cell)): a list of moves as the public
+    /// API gives them.
+    ///
+    /// ```
+    /// use rastros_core::Board;
+    /// let board = Board::standard();
+    /// let cells = board.cells_of(&[16, 15]);
+    /// assert_eq!(board.indices_of(&cells), Ok(vec![16, 15]));
+    /// assert_eq!(cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(), ["c3", "b3"]);
+    /// ```
+    pub fn cells_of(&self, indices: &[u8]) -> Vec<Cell> {
+        indices.iter().map(|&i| self.cell(i)).collect()
+    }
+
+    /// The cell indices of `cells`, in the order given, or the error of the first one off
+    /// this board.
+    pub fn indices_of(&self, cells: &[Cell]) -> Result<Vec<u8>, CellParseError> {
+        cells.iter().map(|&c| self.index(c)).collect()
+    }
+
     /// The names of the cells of `set`, lowest index first, separated by spaces.
     pub fn names(&self, set: Bitboard<W>) -> String {
         self.names_in_order(set.iter())

@@ -10,19 +10,35 @@ use core::str::FromStr;
 /// says whether it lies on a board. Files past `z` (boards up to 64 wide) continue as
 /// `aa`, `ab`, ..., `az`, `ba`, ..., `bl` like spreadsheet columns; ranks run up to 64.
 ///
+/// Cells are ordered as their indices are on every board: rank by rank from `a1`, then by
+/// file (`b1 < a2`), so a sorted list of cells is a list of moves "lowest cell first".
+///
 /// ```
 /// use rastros_core::Cell;
 /// let d4: Cell = "d4".parse().unwrap();
 /// assert_eq!((d4.file, d4.rank), (3, 3));
 /// assert_eq!(d4.to_string(), "d4");
 /// assert!("d0".parse::<Cell>().is_err());
+/// assert!(Cell::new(1, 0) < Cell::new(0, 1));
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Cell {
     /// Column, 0 for `a`.
     pub file: u8,
     /// Row, 0 for rank `1`.
     pub rank: u8,
+}
+
+impl Ord for Cell {
+    fn cmp(&self, other: &Cell) -> core::cmp::Ordering {
+        (self.rank, self.file).cmp(&(other.rank, other.file))
+    }
+}
+
+impl PartialOrd for Cell {
+    fn partial_cmp(&self, other: &Cell) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 /// Largest file or rank count a board can have (a 64x2 board still fits 128 bits).
@@ -44,6 +60,21 @@ impl Cell {
     /// ```
     pub const fn new(file: u8, rank: u8) -> Cell {
         Cell { file, rank }
+    }
+
+    /// The names of `cells` in the order given, separated by spaces: a list of moves or a
+    /// line of play as it is written.
+    ///
+    /// ```
+    /// use rastros_core::Cell;
+    /// assert_eq!(Cell::names(&[Cell::new(2, 2), Cell::new(1, 2)]), "c3 b3");
+    /// ```
+    pub fn names(cells: &[Cell]) -> String {
+        cells
+            .iter()
+            .map(Cell::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The number of king steps from this cell to `other` on an empty board.

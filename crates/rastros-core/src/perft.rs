@@ -10,7 +10,7 @@
 //! for each move), and each of its moves then costs one table lookup and five popcounts,
 //! with no loop over the replies.
 
-use crate::{Bitboard, Board, Position, Word};
+use crate::{Bitboard, Board, Cell, Position, Word};
 
 /// Perft of `pos` to `depth` plies.
 ///
@@ -39,10 +39,17 @@ pub fn perft<W: Word>(pos: &Position<W>, depth: u32) -> u64 {
     words.perft(pos.free().0, pos.snail(), depth)
 }
 
-/// Perft of each legal first move: `(target cell index, count)`, lowest index first. The
+/// Perft of each legal first move: `(target cell, count)`, lowest cell index first. The
 /// counts add up to [`perft`] from depth 1; at depth 0, or in a finished game, there is no
 /// first move, so the list is empty (while `perft` counts the position itself at depth 0).
-pub fn perft_divide<W: Word>(pos: &Position<W>, depth: u32) -> Vec<(u8, u64)> {
+///
+/// ```
+/// use rastros_core::{perft_divide, Position};
+/// let divide = perft_divide(&Position::standard(), 2);
+/// assert_eq!(divide[0].0.to_string(), "c3");
+/// assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 8 * 7);
+/// ```
+pub fn perft_divide<W: Word>(pos: &Position<W>, depth: u32) -> Vec<(Cell, u64)> {
     if depth == 0 || pos.is_over() {
         return Vec::new();
     }
@@ -51,7 +58,7 @@ pub fn perft_divide<W: Word>(pos: &Position<W>, depth: u32) -> Vec<(u8, u64)> {
         .map(|to| {
             let mut child = *pos;
             child.play_unchecked(to);
-            (to, perft(&child, depth - 1))
+            (pos.board().cell(to), perft(&child, depth - 1))
         })
         .collect()
 }

@@ -409,6 +409,22 @@ impl<W: Word> Position<W> {
         self.board.neighbours(self.snail) - self.slime
     }
 
+    /// The cells the snail can move to, lowest index first: [`legal_moves`] as [`Cell`]s,
+    /// which print their names. Empty when the game is over.
+    ///
+    /// [`legal_moves`]: Position::legal_moves
+    ///
+    /// ```
+    /// use rastros_core::Position;
+    /// let pos = Position::standard().play_moves("c3").unwrap();
+    /// let moves: Vec<String> = pos.moves().map(|c| c.to_string()).collect();
+    /// assert_eq!(moves, ["b2", "c2", "d2", "b3", "d3", "b4", "c4"]);
+    /// ```
+    pub fn moves(&self) -> impl DoubleEndedIterator<Item = Cell> + ExactSizeIterator + '_ {
+        let board = self.board;
+        self.legal_moves().iter().map(move |i| board.cell(i))
+    }
+
     /// Whether the game goes on, or who won and why.
     #[must_use]
     pub fn outcome(&self) -> Outcome {

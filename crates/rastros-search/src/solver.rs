@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
 
-use rastros_core::{Board, EndReason, Outcome, Position, Word};
+use rastros_core::{Board, Cell, EndReason, Outcome, Position, Word};
 
 use crate::geometry::{Geometry, Node, NO_CELL};
 use crate::key::canonical;
@@ -123,8 +123,8 @@ impl std::str::FromStr for Mode {
 }
 
 /// The answer for one position. Fields a mode does not compute are `None`. A move is the
-/// index of the cell the snail moves to ([`Board::cell`](rastros_core::Board::cell) names
-/// it); move sets are listed lowest index first, the PV in the order the moves are played.
+/// [`Cell`] the snail moves to (it prints `c3`); move sets are listed lowest cell index
+/// first (rank by rank from `a1`), the PV in the order the moves are played.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
     /// WIN or LOSS for the side to move.
@@ -132,13 +132,13 @@ pub struct Analysis {
     /// Plies to the end under best play ([`Mode::Dte`]).
     pub dte: Option<u32>,
     /// Every move that keeps a win (empty when lost) ([`Mode::Winning`], [`Mode::Dte`]).
-    pub winning_moves: Option<Vec<u8>>,
+    pub winning_moves: Option<Vec<Cell>>,
     /// The optimal moves: every move that keeps the value and the DTE ([`Mode::Dte`]).
     /// "Optimal moves" in the documents and the CLI's text output and `best_moves` in the
     /// JSON output are this same set.
-    pub best_moves: Option<Vec<u8>>,
+    pub best_moves: Option<Vec<Cell>>,
     /// A principal variation to the end of the game ([`Mode::Dte`]).
-    pub pv: Option<Vec<u8>>,
+    pub pv: Option<Vec<Cell>>,
     /// Search counters.
     pub stats: Stats,
     /// Wall-clock time.
@@ -188,19 +188,19 @@ impl Analysis {
     /// Every move that keeps a win (empty when lost): filled by [`Mode::Winning`] and
     /// [`Mode::Dte`].
     #[must_use]
-    pub fn winning(&self) -> Option<&[u8]> {
+    pub fn winning(&self) -> Option<&[Cell]> {
         self.winning_moves.as_deref()
     }
 
     /// Every move that keeps the value and the DTE: filled by [`Mode::Dte`] only.
     #[must_use]
-    pub fn optimal(&self) -> Option<&[u8]> {
+    pub fn optimal(&self) -> Option<&[Cell]> {
         self.best_moves.as_deref()
     }
 
     /// A principal variation to the end of the game: filled by [`Mode::Dte`] only.
     #[must_use]
-    pub fn line(&self) -> Option<&[u8]> {
+    pub fn line(&self) -> Option<&[Cell]> {
         self.pv.as_deref()
     }
 }
@@ -284,11 +284,11 @@ pub type SolverError = SetupError;
 /// // Player 1 wins 5x5 from c3, and the principal variation ends the game in DTE plies.
 /// assert_eq!(a.value, Value::Win);
 /// assert_eq!(a.pv.as_ref().unwrap().len() as u32, a.dte.unwrap());
-/// // Move sets are cell indices, lowest first; `Board::cell` names them.
+/// // Move sets are cells, lowest index first; a cell prints its name.
 /// let winning = a.winning_moves.unwrap();
 /// assert!(winning.windows(2).all(|w| w[0] < w[1]));
-/// assert!(winning.iter().all(|&m| start.legal_moves().has(m)));
-/// println!("{}", board.cell(winning[0]));
+/// assert!(winning.iter().all(|&m| start.play(m).is_ok()));
+/// println!("{}", winning[0]);
 /// ```
 pub struct Solver<W: Word = u64> {
     geo: Geometry<W>,
@@ -581,7 +581,7 @@ impl<W: Word> Solver<W> {
             } else {
                 Value::Win
             };
-            analysis.winning_moves = Some(winning);
+            analysis.winning_moves = Some(pos.board().cells_of(&winning));
         }
         if mode == Mode::Dte {
             // A lost position scores its moves one by one (see `root_score`); a won one keeps
@@ -595,8 +595,9 @@ impl<W: Word> Solver<W> {
             };
             debug_assert_eq!(score.value, analysis.value);
             analysis.dte = Some(score.dte);
-            analysis.best_moves = Some(best);
-            analysis.pv = Some(self.principal_variation(pos, score, &mut stats)?);
+            analysis.best_moves = Some(pos.board().cells_of(&best));
+            let pv = self.principal_variation(pos, score, &mut stats)?;
+            analysis.pv = Some(pos.board().cells_of(&pv));
         }
         analysis.stats = stats;
         analysis.seconds = clock.elapsed().as_secs_f64();
@@ -684,14 +685,17 @@ impl<W: Word> Solver<W> {
     }
 
     /// The exact score of every legal move's child, as the parent's score, in move order.
-    pub fn move_scores(&self, pos: &Position<W>) -> Result<Vec<(u8, Score)>, SolveError> {
+    pub fn move_scores(&self, pos: &Position<W>) -> Result<Vec<(Cell, Score)>, SolveError> {
         self.node(pos)?;
         let mut stats = Stats::default();
         let mut out = Vec::new();
         for to in pos.legal_moves() {
             let mut child = *pos;
             child.play_unchecked(to);
-            out.push((to, self.score_any(&child, &mut stats)?.parent()));
+            out.push((
+                pos.board().cell(to),
+                self.score_any(&child, &mut stats)?.parent(),
+            ));
         }
         Ok(out)
     }

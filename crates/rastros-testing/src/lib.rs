@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use rastros_core::{Board, Outcome, Position, Word};
+use rastros_core::{Board, Cell, Outcome, Position, Word};
 use rastros_search::{Score, Solver, SolverConfig, Value};
 
 /// The tests' solver for `board`: one thread and a 16 MiB table (answers never depend on
@@ -99,20 +99,16 @@ impl<W: Word> Brute<W> {
         self.score(pos).value == Value::Win
     }
 
-    /// Every move with its parent-side score.
-    pub fn move_scores(&mut self, pos: &Position<W>) -> Vec<(u8, Score)> {
-        pos.legal_moves()
-            .iter()
-            .map(|to| {
-                let mut child = *pos;
-                child.play_unchecked(to);
-                (to, self.score(&child).parent())
-            })
+    /// Every move with its parent-side score, lowest cell index first (as
+    /// `Solver::move_scores`).
+    pub fn move_scores(&mut self, pos: &Position<W>) -> Vec<(Cell, Score)> {
+        pos.moves()
+            .map(|to| (to, self.score(&pos.play(to).unwrap()).parent()))
             .collect()
     }
 
     /// The moves that win.
-    pub fn winning_moves(&mut self, pos: &Position<W>) -> Vec<u8> {
+    pub fn winning_moves(&mut self, pos: &Position<W>) -> Vec<Cell> {
         self.move_scores(pos)
             .into_iter()
             .filter(|(_, s)| s.value == Value::Win)
@@ -121,7 +117,7 @@ impl<W: Word> Brute<W> {
     }
 
     /// The moves that keep the exact score (value and distance to the end).
-    pub fn optimal_moves(&mut self, pos: &Position<W>) -> Vec<u8> {
+    pub fn optimal_moves(&mut self, pos: &Position<W>) -> Vec<Cell> {
         let best = self.score(pos);
         self.move_scores(pos)
             .into_iter()

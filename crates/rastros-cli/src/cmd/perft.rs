@@ -72,7 +72,7 @@ fn run_in<W: Word>(args: PerftArgs) -> Result<(), CliError> {
         if let Some(divide) = &divide {
             let map: serde_json::Map<String, serde_json::Value> = divide
                 .iter()
-                .map(|&(to, n)| (board.cell(to).to_string(), json!(n)))
+                .map(|&(to, n)| (to.to_string(), json!(n)))
                 .collect();
             out["divide"] = serde_json::Value::Object(map);
         }
@@ -80,7 +80,7 @@ fn run_in<W: Word>(args: PerftArgs) -> Result<(), CliError> {
     } else {
         if let Some(divide) = &divide {
             for &(to, n) in divide {
-                outln!("{:<4} {n}", board.cell(to).to_string());
+                outln!("{:<4} {n}", to.to_string());
             }
             outln!();
         }

@@ -49,7 +49,7 @@ pub fn check<W: Word>(solver: &Solver<W>, brute: &mut Brute<W>, pos: &Position<W
     let mut p = *pos;
     for &m in &pv {
         assert!(brute.optimal_moves(&p).contains(&m), "pv move of {pos}");
-        p = p.play_index(m).unwrap();
+        p = p.play(m).unwrap();
     }
     assert!(p.is_over());
     a.stats.pockets
