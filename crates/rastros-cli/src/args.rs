@@ -8,7 +8,8 @@ use std::time::Duration;
 use clap::Args;
 
 use rastros_core::{
-    Board, BoardSize, Cell, GameFile, MoveErrorKind, MoveListError, Outcome, PlayError, Position,
+    AnyBoardSize, AnyPosition, Board, Cell, GameFile, MoveErrorKind, MoveListError, Outcome,
+    PlayError, Position, Word,
 };
 use rastros_solver::{fsio, Solver, SolverConfig};
 
@@ -16,9 +17,10 @@ use rastros_solver::{fsio, Solver, SolverConfig};
 /// game file.
 #[derive(Debug, Args)]
 pub struct PositionArgs {
-    /// Board size WxH (W*H <= 64).
+    /// Board size WxH (W*H <= 128; the commands that take only boards of at most 64 cells
+    /// say so).
     #[arg(long, default_value = "7x7")]
-    pub board: BoardSize,
+    pub board: AnyBoardSize,
     /// Start cell of the snail (default: the centre; required on boards without one).
     #[arg(long)]
     pub start: Option<Cell>,
@@ -29,12 +31,16 @@ pub struct PositionArgs {
     /// "7x7 ......./......./......./...o.../......./......./....... 1" (instead of
     /// --board/--start; --moves are played from it).
     #[arg(long, conflicts_with_all = ["board", "start"])]
-    pub position: Option<Position>,
+    pub position: Option<AnyPosition>,
     /// A game file, the tournament bots' format (docs/FORMATS.md), instead of --board and
     /// --position: the board is read from it and its moves are replayed from --start
     /// (default e5 on 8x8, the centre on boards with one); --moves are played after them.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "position"])]
     pub game_file: Option<PathBuf>,
+    /// Run on the 128-bit word even where the board fits 64 bits, to measure what the
+    /// wider word costs (docs/PERFORMANCE.md); the answers are the same.
+    #[arg(long, hide = true)]
+    pub wide_word: bool,
     /// The game file, once read.
     #[arg(skip)]
     loaded: OnceCell<GameFile>,
@@ -75,7 +81,10 @@ impl<E: std::error::Error> From<E> for CliError {
 }
 
 /// The start on `board` at `--start` `start`, or at the centre; errors name `--start`.
-pub fn start_or_centre(board: &'static Board, start: Option<Cell>) -> Result<Position, CliError> {
+pub fn start_or_centre<W: Word>(
+    board: &'static Board<W>,
+    start: Option<Cell>,
+) -> Result<Position<W>, CliError> {
     match start {
         Some(cell) => Position::start(board, cell).map_err(|e| CliError(format!("--start: {e}"))),
         None => Position::centre(board).map_err(|_| {
@@ -97,13 +106,39 @@ impl PositionArgs {
     /// The start position: the game file's start, `--position`, or `--board` and
     /// `--start`. [`move_list`](PositionArgs::move_list) is played from it.
     pub fn start_position(&self) -> Result<Position, CliError> {
+        self.start_position_in()
+    }
+
+    /// Whether the position is on a board of more than 64 cells, which takes the 128-bit
+    /// word (a game file's board always fits 64 bits), or `--wide-word` asks for it.
+    pub fn is_wide(&self) -> bool {
+        if self.wide_word {
+            return true;
+        }
+        match (&self.position, &self.game_file) {
+            (Some(pos), _) => matches!(pos, AnyPosition::Wide(_)),
+            (None, Some(_)) => false,
+            (None, None) => matches!(self.board, AnyBoardSize::Wide(_)),
+        }
+    }
+
+    /// [`start_position`](PositionArgs::start_position) in the word `W`; a board that does
+    /// not fit it is refused, naming the argument.
+    pub fn start_position_in<W: Word>(&self) -> Result<Position<W>, CliError> {
         if let Some(pos) = self.position {
-            return Ok(pos);
+            return pos
+                .in_word()
+                .map_err(|e| CliError(format!("--position: {e}")));
         }
         if let Some(game) = self.game_file()? {
-            return Ok(game.start());
+            return AnyPosition::Narrow(game.start())
+                .in_word()
+                .map_err(|e| CliError(format!("--game-file: {e}")));
         }
-        start_or_centre(self.board.0, self.start)
+        let (width, height) = self.board.dimensions();
+        let board = Board::with_word(width.into(), height.into())
+            .map_err(|e| CliError(format!("--board: {e}")))?;
+        start_or_centre(board, self.start)
     }
 
     /// The game of `--game-file`, read once, if one is given.
@@ -120,9 +155,16 @@ impl PositionArgs {
 
     /// The position after `--moves`; errors name `--moves`.
     pub fn resolve(&self) -> Result<Position, CliError> {
+        self.resolve_in()
+    }
+
+    /// [`resolve`](PositionArgs::resolve) in the word `W`.
+    pub fn resolve_in<W: Word>(&self) -> Result<Position<W>, CliError> {
         let before = match self.game_file()? {
-            Some(game) => game.position(),
-            None => self.start_position()?,
+            Some(game) => AnyPosition::Narrow(game.position())
+                .in_word()
+                .map_err(|e| CliError(format!("--game-file: {e}")))?,
+            None => self.start_position_in()?,
         };
         play_moves(&before, &self.moves)
     }
@@ -130,7 +172,12 @@ impl PositionArgs {
     /// The position after `--moves`, refused when the game is over there (for the commands
     /// that search it); errors name `--moves` (or `--position` when no moves are given).
     pub fn resolve_in_progress(&self) -> Result<Position, CliError> {
-        let pos = self.resolve()?;
+        self.resolve_in_progress_in()
+    }
+
+    /// [`resolve_in_progress`](PositionArgs::resolve_in_progress) in the word `W`.
+    pub fn resolve_in_progress_in<W: Word>(&self) -> Result<Position<W>, CliError> {
+        let pos = self.resolve_in()?;
         let arg = if rastros_core::split_moves(&self.moves).next().is_some() {
             "--moves"
         } else if self.game_file.is_some() {
@@ -156,7 +203,7 @@ impl PositionArgs {
 }
 
 /// `moves` (the value of `--moves`) played from `from`; errors name `--moves`.
-pub fn play_moves(from: &Position, moves: &str) -> Result<Position, CliError> {
+pub fn play_moves<W: Word>(from: &Position<W>, moves: &str) -> Result<Position<W>, CliError> {
     from.play_moves(moves).map_err(moves_error)
 }
 
@@ -177,7 +224,7 @@ fn moves_error(e: MoveListError) -> CliError {
 }
 
 /// `pos`, given by the argument `arg`, unless its game is over.
-pub fn in_progress(pos: Position, arg: &str) -> Result<Position, CliError> {
+pub fn in_progress<W: Word>(pos: Position<W>, arg: &str) -> Result<Position<W>, CliError> {
     match pos.outcome() {
         Outcome::InProgress => Ok(pos),
         o => Err(CliError(format!("{arg}: the game is already over ({o})"))),
@@ -201,7 +248,7 @@ pub struct SearchArgs {
 
 impl SearchArgs {
     /// The solver these arguments ask for, with Ctrl-C wired to stop it.
-    pub fn solver(&self, board: &'static Board) -> Result<Solver, CliError> {
+    pub fn solver<W: Word>(&self, board: &'static Board<W>) -> Result<Solver<W>, CliError> {
         let config = SolverConfig {
             hash_mb: self.hash_mb as usize,
             threads: self.threads,
@@ -245,7 +292,7 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
 
 /// Refuses a depth (plies) of the argument `name` beyond the cells of `board`: no game on
 /// it lasts that long.
-pub fn check_depth(name: &str, depth: u32, board: &Board) -> Result<(), CliError> {
+pub fn check_depth<W: Word>(name: &str, depth: u32, board: &Board<W>) -> Result<(), CliError> {
     if depth > board.size() {
         return Err(CliError(format!(
             "{name} {depth}: at most {} plies on a {board} board (its cells)",

@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use rastros_core::{Board, Position};
+use rastros_core::{Board, Cell, Position, Word};
 use rastros_solver::{Analysis, Solver};
 use serde_json::json;
 
@@ -67,13 +67,9 @@ macro_rules! note {
 
 pub(crate) use note;
 
-/// Cell names separated by spaces.
-pub fn names(board: &Board, cells: &[u8]) -> String {
-    cells
-        .iter()
-        .map(|&c| board.cell(c).to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+/// The names of the cells of `board` with indices `cells`, separated by spaces.
+pub fn names<W: Word>(board: &Board<W>, cells: &[u8]) -> String {
+    Cell::names(&board.cells_of(cells))
 }
 
 /// Peak resident memory of this process in MiB (Linux), if known.
@@ -94,7 +90,7 @@ pub struct Progress {
 
 impl Progress {
     /// Starts watching `solver`.
-    pub fn start(solver: &Solver, label: &str) -> Progress {
+    pub fn start<W: Word>(solver: &Solver<W>, label: &str) -> Progress {
         let done = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&done);
         let label = label.to_string();
@@ -148,19 +144,16 @@ pub fn json_seconds(seconds: f64) -> f64 {
 /// The JSON object `solve --json` prints for the answer `a` about `pos` (also printed by
 /// `merge --json`): `start` is the snail's start cell when the position was given by a start
 /// and moves, `moves` the moves played from there.
-pub fn analysis_json(
-    pos: &Position,
+pub fn analysis_json<W: Word>(
+    pos: &Position<W>,
     start: Option<String>,
     moves: Vec<String>,
     a: &Analysis,
 ) -> serde_json::Value {
     let board = pos.board();
-    let list = |m: &Option<Vec<u8>>| {
-        m.as_ref().map(|v| {
-            v.iter()
-                .map(|&c| board.cell(c).to_string())
-                .collect::<Vec<_>>()
-        })
+    let list = |m: &Option<Vec<Cell>>| {
+        m.as_ref()
+            .map(|v| v.iter().map(Cell::to_string).collect::<Vec<_>>())
     };
     json!({
         "board": board.to_string(),
@@ -203,8 +196,7 @@ pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
 }
 
 /// Prints the answer `a` about `pos` as text: diagram, value, moves, PV, nodes, time.
-pub fn print_analysis(pos: &Position, a: &Analysis) -> Result<(), CliError> {
-    let board = pos.board();
+pub fn print_analysis<W: Word>(pos: &Position<W>, a: &Analysis) -> Result<(), CliError> {
     out!("{}", pos.diagram());
     outln!("position      {pos}");
     outln!("to move       player {}", pos.side_to_move());
@@ -220,15 +212,15 @@ pub fn print_analysis(pos: &Position, a: &Analysis) -> Result<(), CliError> {
         let listed = if w.is_empty() {
             "none".to_string()
         } else {
-            names(board, w)
+            Cell::names(w)
         };
         outln!("winning moves {listed}");
     }
     if let Some(b) = &a.best_moves {
-        outln!("optimal moves {}", names(board, b));
+        outln!("optimal moves {}", Cell::names(b));
     }
     if let Some(pv) = &a.pv {
-        outln!("pv            {}", names(board, pv));
+        outln!("pv            {}", Cell::names(pv));
     }
     outln!("nodes         {}", a.stats.nodes);
     outln!("time          {:.3} s", a.seconds);
@@ -247,7 +239,7 @@ pub struct RootProgress {
 
 impl RootProgress {
     /// Starts a bar of `total` root moves, `done` of them finished already.
-    pub fn start(solver: &Solver, total: usize, done: usize) -> RootProgress {
+    pub fn start<W: Word>(solver: &Solver<W>, total: usize, done: usize) -> RootProgress {
         let bar = ProgressBar::new(total as u64);
         bar.set_style(
             ProgressStyle::with_template(

@@ -25,6 +25,53 @@ fn perft_json_and_divide() {
     assert!(v["nodes"].as_u64().unwrap() > 0);
 }
 
+/// Boards of 65 to 128 cells run on the 128-bit word: perft of 9x9 as the library counts
+/// it, a deep 9x9 position solved as the library solves it, and its matching verdict.
+#[test]
+fn nine_by_nine_perft_solve_and_analyze() {
+    use rastros_core::{perft, Position};
+    let v = json(&[
+        "perft", "--board", "9x9", "--start", "e5", "--depth", "5", "--divide", "--json",
+    ]);
+    let e5 = Position::start(
+        rastros_core::Board::<u128>::with_word(9, 9).unwrap(),
+        "e5".parse().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(v["nodes"], perft(&e5, 5));
+    assert_eq!(v["divide"].as_object().unwrap().len(), 8);
+    let text = "9x9 xxxxxxxx./xxxxxxxxx/xxxxxxxxx/xxxxxxxxx/xxxxxxxxx/xxxx...../xxxx...../xxxxo..../.xxx..... 2";
+    let pos: Position<u128> = text.parse().unwrap();
+    let expected = rastros_testing::solver(pos.board())
+        .analyze(&pos, rastros_solver::Mode::Dte)
+        .unwrap();
+    let v = json(&["solve", "--position", text, "--json", "--hash-mb", "8"]);
+    assert_eq!(v["board"], "9x9");
+    assert_eq!(v["value"], expected.value.as_str());
+    assert_eq!(v["dte"], expected.dte.unwrap());
+    let names = |cells: &[rastros_core::Cell]| -> Vec<String> {
+        cells.iter().map(|c| c.to_string()).collect()
+    };
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!(names(&expected.winning_moves.unwrap()))
+    );
+    assert_eq!(v["pv"], serde_json::json!(names(&expected.pv.unwrap())));
+    let v = json(&["analyze", "--position", text, "--json", "--hash-mb", "8"]);
+    assert_eq!(v["goal_free"], true);
+    assert_eq!(v["value"], expected.value.as_str());
+    fails_with(
+        &[
+            "solve",
+            "--board",
+            "9x9",
+            "--checkpoint",
+            "/nonexistent-rastros/c",
+        ],
+        "--checkpoint: checkpoints hold boards of at most 64 cells",
+    );
+}
+
 #[test]
 fn solve_json_has_every_field() {
     let v = json(&["solve", "--board", "5x5", "--json", "--hash-mb", "8"]);
@@ -126,7 +173,20 @@ fn bad_input_gets_a_clear_error() {
         &["solve", "--board", "8x8"],
         "no centre cell: name the start with --start (for example --start d4)",
     );
-    fails_with(&["solve", "--board", "9x9"], "unsupported board");
+    fails_with(&["solve", "--board", "12x12"], "unsupported board");
+    fails_with(
+        &[
+            "book",
+            "build",
+            "--board",
+            "9x9",
+            "--depth",
+            "1",
+            "--out",
+            "/nonexistent-rastros/b",
+        ],
+        "unsupported board 9x9: 81 cells, and this takes at most 64",
+    );
     fails_with(&["solve", "--board", "7by7"], "not a board size");
     fails_with(
         &["solve", "--start", "a1"],
@@ -146,8 +206,8 @@ fn bad_input_gets_a_clear_error() {
     // Errors of the argument parser are one line too, in the same form, naming the argument.
     for (args, says) in [
         (
-            &["solve", "--board", "9x9"][..],
-            "invalid value '9x9' for '--board <BOARD>'",
+            &["solve", "--board", "12x12"][..],
+            "invalid value '12x12' for '--board <BOARD>'",
         ),
         (
             &["book", "build"][..],

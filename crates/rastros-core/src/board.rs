@@ -3,16 +3,36 @@
 
 use core::fmt;
 use core::str::FromStr;
-use std::sync::OnceLock;
 
 use crate::cell::MAX_SIDE;
-use crate::{Bitboard, Cell, CellParseError, Player};
+use crate::word::SLOTS;
+use crate::{Bitboard, Cell, CellParseError, Player, Word};
 
-/// The geometry of a W x H board (2 <= W, H and W * H <= 64).
+/// The most cells a board can have: the bits of the widest [`Word`], `u128`.
+pub const MAX_CELLS: u32 = 128;
+
+/// The geometry of a W x H board (2 <= W, H and W * H <= 128) whose sets of cells are
+/// [`Bitboard<W>`]s.
 ///
 /// Cell `(file, rank)` has index `rank * W + file`, so `a1` is index 0 and the top-right
 /// corner is index `W * H - 1`. Every board is built once and shared: [`Board::new`]
 /// returns a `&'static Board`, so positions can carry their board for free.
+///
+/// The word is `u64` by default, and [`Board::new`] builds boards of at most 64 cells with
+/// it. A larger board names its word: `Board::<u128>::with_word(9, 9)`. Boards that fit 64
+/// bits can be built with `u128` too (to compare the two words); the command line always
+/// gives them `u64`, the faster word. [`Board::fits`] says which word a size needs.
+///
+/// ```
+/// use rastros_core::Board;
+/// let nine = Board::<u128>::with_word(9, 9).unwrap();
+/// assert_eq!(nine.cell(nine.goal(rastros_core::Player::Two)).to_string(), "i9");
+/// assert_eq!(
+///     Board::new(9, 9).unwrap_err().to_string(),
+///     "unsupported board 9x9: 81 cells, and this takes at most 64"
+/// );
+/// assert!(Board::<u128>::with_word(12, 12).is_err());
+/// ```
 ///
 /// Methods that take a cell index (`u8`) expect a cell of this board, below
 /// [`size`](Board::size), as the search calls them in its inner loops without a check:
@@ -30,14 +50,14 @@ use crate::{Bitboard, Cell, CellParseError, Player};
 /// assert_eq!(board.neighbours(board.centre().unwrap()).len(), 8);
 /// assert_eq!(board.neighbours(0).len(), 3);
 /// ```
-pub struct Board {
+pub struct Board<W: Word = u64> {
     width: u8,
     height: u8,
-    cells: Bitboard,
-    neighbours: [Bitboard; 64],
-    not_first_file: u64,
-    not_last_file: u64,
-    transpose: Option<Box<Permutation>>,
+    cells: Bitboard<W>,
+    neighbours: W::Table<Bitboard<W>>,
+    not_first_file: W,
+    not_last_file: W,
+    transpose: Option<Box<Permutation<W>>>,
 }
 
 /// Why a board size was refused.
@@ -45,12 +65,22 @@ pub struct Board {
 pub enum BoardError {
     /// The text is not `WxH`, like `7x7`.
     Syntax(String),
-    /// A side shorter than 2 cells, or more than 64 cells in all.
+    /// A side shorter than 2 cells, or more than 128 cells in all.
     Unsupported {
         /// Requested width.
         width: u32,
         /// Requested height.
         height: u32,
+    },
+    /// A board of at most 128 cells, but more than the word asked for holds (a board of
+    /// 65 to 128 cells needs `u128`).
+    WordTooSmall {
+        /// Requested width.
+        width: u32,
+        /// Requested height.
+        height: u32,
+        /// Bits of the word asked for.
+        bits: u32,
     },
 }
 
@@ -63,7 +93,16 @@ impl fmt::Display for BoardError {
             BoardError::Unsupported { width, height } => write!(
                 f,
                 "unsupported board {width}x{height}: both sides must be at least 2 and the board \
-                 at most 64 cells"
+                 at most {MAX_CELLS} cells"
+            ),
+            BoardError::WordTooSmall {
+                width,
+                height,
+                bits,
+            } => write!(
+                f,
+                "unsupported board {width}x{height}: {} cells, and this takes at most {bits}",
+                width * height
             ),
         }
     }
@@ -71,19 +110,11 @@ impl fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
-const SLOTS: usize = MAX_SIDE as usize + 1;
-static BOARDS: [OnceLock<Board>; SLOTS * SLOTS] = [const { OnceLock::new() }; SLOTS * SLOTS];
-
 impl Board {
-    /// The board of `width` x `height` cells.
+    /// The board of `width` x `height` cells with the default word, `u64`: boards of at
+    /// most 64 cells ([`Board::with_word`] takes the word as a type parameter).
     pub fn new(width: u32, height: u32) -> Result<&'static Board, BoardError> {
-        // Each side at most 32 first, so that the product cannot overflow.
-        let max = u32::from(MAX_SIDE);
-        if width < 2 || height < 2 || width > max || height > max || width * height > 64 {
-            return Err(BoardError::Unsupported { width, height });
-        }
-        let slot = &BOARDS[width as usize * SLOTS + height as usize];
-        Ok(slot.get_or_init(|| Board::build(width as u8, height as u8)))
+        Board::with_word(width, height)
     }
 
     /// The standard 7x7 board.
@@ -91,20 +122,62 @@ impl Board {
         Board::new(7, 7).expect("7x7 is supported")
     }
 
-    fn build(width: u8, height: u8) -> Board {
+    /// Whether a `width` x `height` board fits 64 bits: `Ok(true)` for a `Board<u64>`,
+    /// `Ok(false)` for one that needs `Board<u128>`, and the error for a size no word
+    /// holds. The command line picks the word with it.
+    ///
+    /// ```
+    /// use rastros_core::Board;
+    /// assert_eq!(Board::fits(8, 8), Ok(true));
+    /// assert_eq!(Board::fits(9, 9), Ok(false));
+    /// assert!(Board::fits(12, 11).is_err());
+    /// ```
+    pub fn fits(width: u32, height: u32) -> Result<bool, BoardError> {
+        check_size(width, height, MAX_CELLS)?;
+        Ok(width * height <= u64::BITS)
+    }
+}
+
+/// Checks a board size against the sides' limits and a word of `bits` bits.
+fn check_size(width: u32, height: u32, bits: u32) -> Result<(), BoardError> {
+    // Each side at most 64 first, so that the product cannot overflow.
+    let max = u32::from(MAX_SIDE);
+    if width < 2 || height < 2 || width > max || height > max || width * height > MAX_CELLS {
+        return Err(BoardError::Unsupported { width, height });
+    }
+    if width * height > bits {
+        return Err(BoardError::WordTooSmall {
+            width,
+            height,
+            bits,
+        });
+    }
+    Ok(())
+}
+
+impl<W: Word> Board<W> {
+    /// The board of `width` x `height` cells whose sets are `Bitboard<W>`s: at most
+    /// `W::BITS` cells (and 128 in all). `Board::<u128>::with_word(9, 9)` is 9x9.
+    pub fn with_word(width: u32, height: u32) -> Result<&'static Board<W>, BoardError> {
+        check_size(width, height, W::BITS)?;
+        let slot = &W::boards()[width as usize * SLOTS + height as usize];
+        Ok(slot.get_or_init(|| Box::leak(Box::new(Board::build(width as u8, height as u8)))))
+    }
+
+    fn build(width: u8, height: u8) -> Board<W> {
         let n = u32::from(width) * u32::from(height);
-        let cells = Bitboard(if n == 64 { u64::MAX } else { (1u64 << n) - 1 });
-        let mut first_file = 0u64;
-        let mut last_file = 0u64;
-        let mut neighbours = [Bitboard::EMPTY; 64];
+        let cells = Bitboard(W::low(n));
+        let mut first_file = W::ZERO;
+        let mut last_file = W::ZERO;
+        let mut neighbours = W::table(Bitboard::EMPTY);
         for rank in 0..height {
             for file in 0..width {
                 let i = rank as usize * width as usize + file as usize;
                 if file == 0 {
-                    first_file |= 1 << i;
+                    first_file |= W::ONE << i as u32;
                 }
                 if file == width - 1 {
-                    last_file |= 1 << i;
+                    last_file |= W::ONE << i as u32;
                 }
                 for (df, dr) in DIRECTIONS.map(|d| d.delta()) {
                     let (f, r) = (i32::from(file) + df, i32::from(rank) + dr);
@@ -151,19 +224,20 @@ impl Board {
 
     /// All cells of the board.
     #[inline]
-    pub const fn cells(&self) -> Bitboard {
+    pub const fn cells(&self) -> Bitboard<W> {
         self.cells
     }
 
     /// The king-move neighbours of cell `index`: one table lookup.
     #[inline]
-    pub const fn neighbours(&self, index: u8) -> Bitboard {
+    pub fn neighbours(&self, index: u8) -> Bitboard<W> {
         self.neighbours[index as usize]
     }
 
-    /// The whole neighbour table, for search code that wants plain `u64`s.
+    /// The whole neighbour table (one entry per bit of the word), for search code that
+    /// wants plain words.
     #[inline]
-    pub fn neighbour_table(&self) -> &[Bitboard; 64] {
+    pub fn neighbour_table(&self) -> &W::Table<Bitboard<W>> {
         &self.neighbours
     }
 
@@ -179,8 +253,8 @@ impl Board {
 
     /// Both goal corners.
     #[inline]
-    pub const fn goals(&self) -> Bitboard {
-        Bitboard(1 | 1 << (self.size() - 1))
+    pub fn goals(&self) -> Bitboard<W> {
+        Bitboard(W::ONE | W::ONE << (self.size() - 1))
     }
 
     /// The centre cell, the same distance from both goals, when both sides are odd.
@@ -218,8 +292,29 @@ impl Board {
         Cell::new(index % self.width, index / self.width)
     }
 
+    /// The cells of the cell indices `indices`, in the order given (each below
+    /// [`size`](Board::size), as for [`cell`](Board::cell)): a list of moves as the public
+    /// API gives them.
+    ///
+    /// ```
+    /// use rastros_core::Board;
+    /// let board = Board::standard();
+    /// let cells = board.cells_of(&[16, 15]);
+    /// assert_eq!(board.indices_of(&cells), Ok(vec![16, 15]));
+    /// assert_eq!(cells.iter().map(|c| c.to_string()).collect::<Vec<_>>(), ["c3", "b3"]);
+    /// ```
+    pub fn cells_of(&self, indices: &[u8]) -> Vec<Cell> {
+        indices.iter().map(|&i| self.cell(i)).collect()
+    }
+
+    /// The cell indices of `cells`, in the order given, or the error of the first one off
+    /// this board.
+    pub fn indices_of(&self, cells: &[Cell]) -> Result<Vec<u8>, CellParseError> {
+        cells.iter().map(|&c| self.index(c)).collect()
+    }
+
     /// The names of the cells of `set`, lowest index first, separated by spaces.
-    pub fn names(&self, set: Bitboard) -> String {
+    pub fn names(&self, set: Bitboard<W>) -> String {
         self.names_in_order(set.iter())
     }
 
@@ -242,10 +337,10 @@ impl Board {
 
     /// The king-move dilation of `set`: `set` and every cell next to it.
     #[inline]
-    pub const fn grow(&self, set: Bitboard) -> Bitboard {
+    pub fn grow(&self, set: Bitboard<W>) -> Bitboard<W> {
         let x = set.0;
         let row = x | (x << 1 & self.not_first_file) | (x >> 1 & self.not_last_file);
-        let w = self.width;
+        let w = u32::from(self.width);
         Bitboard((row | row << w | row >> w) & self.cells.0)
     }
 
@@ -269,11 +364,11 @@ impl Board {
     /// assert!(board.adjacent(pair).has(cell("a1")));
     /// ```
     #[inline]
-    pub const fn adjacent(&self, set: Bitboard) -> Bitboard {
+    pub fn adjacent(&self, set: Bitboard<W>) -> Bitboard<W> {
         let x = set.0;
         let sides = (x << 1 & self.not_first_file) | (x >> 1 & self.not_last_file);
         let row = x | sides;
-        let w = self.width;
+        let w = u32::from(self.width);
         Bitboard((sides | row << w | row >> w) & self.cells.0)
     }
 
@@ -298,13 +393,14 @@ impl Board {
     /// assert_eq!(count(cell("a1")), 0);
     /// ```
     #[inline]
-    pub const fn neighbour_counts(&self, set: Bitboard) -> [Bitboard; 4] {
-        const fn csa(a: u64, b: u64, c: u64) -> (u64, u64) {
+    pub fn neighbour_counts(&self, set: Bitboard<W>) -> [Bitboard<W>; 4] {
+        #[inline(always)]
+        fn csa<W: Word>(a: W, b: W, c: W) -> (W, W) {
             let ab = a ^ b;
             (ab ^ c, (a & b) | (c & ab))
         }
         let x = set.0;
-        let w = self.width;
+        let w = u32::from(self.width);
         let cells = self.cells.0;
         let east = x << 1 & self.not_first_file;
         let west = x >> 1 & self.not_last_file;
@@ -356,7 +452,7 @@ impl Board {
     /// assert!(!board.ring_connected(set("c5 e3"), d4));
     /// ```
     #[inline]
-    pub fn ring_connected(&self, set: Bitboard, cell: u8) -> bool {
+    pub fn ring_connected(&self, set: Bitboard<W>, cell: u8) -> bool {
         let w = u32::from(self.width);
         let ring = set.0 & self.neighbours[cell as usize].0;
         if w < 3 {
@@ -370,10 +466,8 @@ impl Board {
                 reached = next;
             }
         }
-        let ring = u128::from(ring);
         // The 3x3 window around `cell`, row by row from below, as the low 9 bits.
-        let window = (ring << (w + 1)) >> cell;
-        let pattern = (window & 7 | (window >> w & 7) << 3 | (window >> (2 * w) & 7) << 6) as usize;
+        let pattern = W::window_3x3(ring, u32::from(cell), w);
         RING_CONNECTED[pattern / 64] >> (pattern % 64) & 1 != 0
     }
 
@@ -397,8 +491,8 @@ impl Board {
     /// assert_eq!(board.names(cuts), "d4");
     /// ```
     #[inline]
-    pub const fn local_cuts(&self, set: Bitboard) -> Bitboard {
-        let (x, w) = (set.0, self.width);
+    pub fn local_cuts(&self, set: Bitboard<W>) -> Bitboard<W> {
+        let (x, w) = (set.0, u32::from(self.width));
         let (left, right, cells) = (self.not_first_file, self.not_last_file, self.cells.0);
         // Whether each cell's neighbour in a direction is in the set.
         let n = x >> w;
@@ -411,7 +505,7 @@ impl Board {
         let sw = (x << (w + 1) & left & cells) | (s & west);
         // Around the ring, a run starts where a present neighbour follows a missing one.
         let ring = [n, ne, e, se, s, sw, west, nw];
-        let (mut one, mut two, mut i) = (0u64, 0u64, 0);
+        let (mut one, mut two, mut i) = (W::ZERO, W::ZERO, 0);
         while i < 8 {
             let start = ring[i] & !ring[(i + 7) % 8];
             two |= one & start;
@@ -438,7 +532,7 @@ impl Board {
     /// let free = board.cells() - slime - Bitboard::single(snail);
     /// assert_eq!(board.names(board.reachable(free, snail)), "a1 a3");
     /// ```
-    pub fn reachable(&self, free: Bitboard, snail: u8) -> Bitboard {
+    pub fn reachable(&self, free: Bitboard<W>, snail: u8) -> Bitboard<W> {
         let passable = free - self.goals();
         let mut region = Bitboard::single(snail);
         loop {
@@ -453,8 +547,8 @@ impl Board {
 
     /// The 180-degree rotation of `set`: it swaps the two goals (and so the players' roles).
     #[inline]
-    pub const fn rotate(&self, set: Bitboard) -> Bitboard {
-        Bitboard(set.0.reverse_bits() >> (64 - self.size()))
+    pub fn rotate(&self, set: Bitboard<W>) -> Bitboard<W> {
+        Bitboard(set.0.reverse_bits() >> (W::BITS - self.size()))
     }
 
     /// The index of cell `index` after a 180-degree rotation.
@@ -466,7 +560,7 @@ impl Board {
     /// The mirror image of `set` in the a1-to-top-right diagonal, on square boards (it keeps
     /// both goals in place); `None` on other boards.
     #[inline]
-    pub fn transpose(&self, set: Bitboard) -> Option<Bitboard> {
+    pub fn transpose(&self, set: Bitboard<W>) -> Option<Bitboard<W>> {
         self.transpose.as_ref().map(|p| p.apply(set))
     }
 
@@ -477,34 +571,46 @@ impl Board {
     }
 }
 
-impl fmt::Debug for Board {
+impl<W: Word> fmt::Debug for Board<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Board({}x{})", self.width, self.height)
     }
 }
 
-impl fmt::Display for Board {
+impl<W: Word> fmt::Display for Board<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}x{}", self.width, self.height)
     }
 }
 
-impl PartialEq for Board {
-    fn eq(&self, other: &Board) -> bool {
+impl<W: Word> PartialEq for Board<W> {
+    fn eq(&self, other: &Board<W>) -> bool {
         (self.width, self.height) == (other.width, other.height)
     }
 }
 
-impl Eq for Board {}
+impl<W: Word> Eq for Board<W> {}
 
-impl core::hash::Hash for Board {
+impl<W: Word> core::hash::Hash for Board<W> {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
         (self.width, self.height).hash(state);
     }
 }
 
-/// Parses a board size like `7x7` into the shared [`Board`].
+/// Parses a board size like `7x7` into the shared [`Board`] of the default word, `u64`
+/// (boards of at most 64 cells; [`parse_board_with`] takes the word).
 pub fn parse_board(text: &str) -> Result<&'static Board, BoardError> {
+    parse_board_with(text)
+}
+
+/// Parses a board size like `9x9` into the shared [`Board`] of the word `W`.
+pub fn parse_board_with<W: Word>(text: &str) -> Result<&'static Board<W>, BoardError> {
+    let (width, height) = parse_size(text)?;
+    Board::with_word(width, height)
+}
+
+/// Parses `WxH` into its two numbers, unchecked against any word.
+fn parse_size(text: &str) -> Result<(u32, u32), BoardError> {
     let t = text.trim().to_ascii_lowercase();
     let syntax = || BoardError::Syntax(text.to_string());
     let (w, h) = t.split_once('x').ok_or_else(syntax)?;
@@ -514,10 +620,11 @@ pub fn parse_board(text: &str) -> Result<&'static Board, BoardError> {
         }
         s.parse().map_err(|_| syntax())
     };
-    Board::new(dim(w)?, dim(h)?)
+    Ok((dim(w)?, dim(h)?))
 }
 
-/// A board size parsed from text, for command lines: `"7x7".parse::<BoardSize>()`.
+/// A board size parsed from text, for command lines: `"7x7".parse::<BoardSize>()`. It
+/// holds a board of at most 64 cells; [`AnyBoardSize`] takes any board up to 128 cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardSize(pub &'static Board);
 
@@ -525,6 +632,57 @@ impl FromStr for BoardSize {
     type Err = BoardError;
     fn from_str(s: &str) -> Result<BoardSize, BoardError> {
         parse_board(s).map(BoardSize)
+    }
+}
+
+/// A board size of up to 128 cells parsed from text, for the commands that take every
+/// board: its board in the word it fits, `u64` when it can, `u128` otherwise.
+///
+/// ```
+/// use rastros_core::AnyBoardSize;
+/// assert!(matches!("8x8".parse(), Ok(AnyBoardSize::Narrow(_))));
+/// assert!(matches!("9x9".parse(), Ok(AnyBoardSize::Wide(_))));
+/// assert!("12x12".parse::<AnyBoardSize>().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnyBoardSize {
+    /// A board of at most 64 cells.
+    Narrow(&'static Board<u64>),
+    /// A board of 65 to 128 cells.
+    Wide(&'static Board<u128>),
+}
+
+impl AnyBoardSize {
+    /// The board of `width` x `height` in the word it fits.
+    pub fn new(width: u32, height: u32) -> Result<AnyBoardSize, BoardError> {
+        Ok(if Board::fits(width, height)? {
+            AnyBoardSize::Narrow(Board::new(width, height)?)
+        } else {
+            AnyBoardSize::Wide(Board::with_word(width, height)?)
+        })
+    }
+
+    /// Width and height.
+    pub fn dimensions(self) -> (u8, u8) {
+        match self {
+            AnyBoardSize::Narrow(b) => (b.width(), b.height()),
+            AnyBoardSize::Wide(b) => (b.width(), b.height()),
+        }
+    }
+}
+
+impl FromStr for AnyBoardSize {
+    type Err = BoardError;
+    fn from_str(s: &str) -> Result<AnyBoardSize, BoardError> {
+        let (width, height) = parse_size(s)?;
+        AnyBoardSize::new(width, height)
+    }
+}
+
+impl fmt::Display for AnyBoardSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (width, height) = self.dimensions();
+        write!(f, "{width}x{height}")
     }
 }
 
@@ -577,7 +735,7 @@ impl Direction {
     }
 
     /// The cell one step from `index` in this direction, if both are on `board`.
-    pub fn step(self, board: &Board, index: u8) -> Option<u8> {
+    pub fn step<W: Word>(self, board: &Board<W>, index: u8) -> Option<u8> {
         if u32::from(index) >= board.size() {
             return None;
         }
@@ -652,15 +810,19 @@ impl FromStr for Direction {
 /// cells at every table probe; a division by the width there was a measurable cost) and to
 /// whole bitboards by eight byte-table lookups, or by [`flip_diagonal_8x8`] when that is
 /// the permutation.
-struct Permutation {
-    index: [u8; 64],
-    /// `None` when the permutation is the 8x8 diagonal mirror.
-    tables: Option<[[u64; 256]; 8]>,
+struct Permutation<W: Word> {
+    index: W::Table<u8>,
+    /// One table of 256 sets per byte of the word (of 16 tables, a `u64` uses 8); `None`
+    /// when the permutation is the 8x8 diagonal mirror.
+    tables: Option<[[W; 256]; 16]>,
 }
 
-impl Permutation {
-    fn new(n: u8, map: impl Fn(u8) -> u8) -> Permutation {
-        let index = std::array::from_fn(|i| if (i as u8) < n { map(i as u8) } else { i as u8 });
+impl<W: Word> Permutation<W> {
+    fn new(n: u8, map: impl Fn(u8) -> u8) -> Permutation<W> {
+        let mut index = W::table(0u8);
+        for (i, entry) in index.as_mut().iter_mut().enumerate() {
+            *entry = if (i as u8) < n { map(i as u8) } else { i as u8 };
+        }
         let diagonal =
             n == 64 && (0..64u8).all(|i| flip_diagonal_8x8(1 << i) == 1 << index[i as usize]);
         if diagonal {
@@ -669,13 +831,13 @@ impl Permutation {
                 tables: None,
             };
         }
-        let mut tables = [[0u64; 256]; 8];
-        for (chunk, table) in tables.iter_mut().enumerate() {
+        let mut tables = [[W::ZERO; 256]; 16];
+        for (chunk, table) in tables.iter_mut().enumerate().take(W::BITS as usize / 8) {
             for (byte, entry) in table.iter_mut().enumerate() {
                 for bit in 0..8 {
                     let i = (chunk * 8 + bit) as u8;
                     if byte >> bit & 1 != 0 && i < n {
-                        *entry |= 1 << map(i);
+                        *entry |= W::ONE << u32::from(map(i));
                     }
                 }
             }
@@ -687,13 +849,14 @@ impl Permutation {
     }
 
     #[inline]
-    fn apply(&self, set: Bitboard) -> Bitboard {
+    fn apply(&self, set: Bitboard<W>) -> Bitboard<W> {
         let Some(tables) = &self.tables else {
-            return Bitboard(flip_diagonal_8x8(set.0));
+            let (low, _) = set.0.halves();
+            return Bitboard(W::from_halves(flip_diagonal_8x8(low), 0));
         };
-        let bytes = set.0.to_le_bytes();
-        let mut out = 0;
-        for (table, byte) in tables.iter().zip(bytes) {
+        let bytes = set.0.le_bytes();
+        let mut out = W::ZERO;
+        for (table, &byte) in tables.iter().zip(bytes.as_ref()) {
             out |= table[byte as usize];
         }
         Bitboard(out)

@@ -7,8 +7,11 @@ use core::str::FromStr;
 /// from 0 (rank `1`) at the bottom.
 ///
 /// A `Cell` is a name, not yet a cell of a particular board: [`Board::index`](crate::Board::index)
-/// says whether it lies on a board. Files past `z` (boards up to 32 wide) continue as
-/// `aa`, `ab`, ... like spreadsheet columns.
+/// says whether it lies on a board. Files past `z` (boards up to 64 wide) continue as
+/// `aa`, `ab`, ..., `az`, `ba`, ..., `bl` like spreadsheet columns; ranks run up to 64.
+///
+/// Cells are ordered as their indices are on every board: rank by rank from `a1`, then by
+/// file (`b1 < a2`), so a sorted list of cells is a list of moves "lowest cell first".
 ///
 /// ```
 /// use rastros_core::Cell;
@@ -16,8 +19,9 @@ use core::str::FromStr;
 /// assert_eq!((d4.file, d4.rank), (3, 3));
 /// assert_eq!(d4.to_string(), "d4");
 /// assert!("d0".parse::<Cell>().is_err());
+/// assert!(Cell::new(1, 0) < Cell::new(0, 1));
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Cell {
     /// Column, 0 for `a`.
     pub file: u8,
@@ -25,22 +29,52 @@ pub struct Cell {
     pub rank: u8,
 }
 
-/// Largest file or rank count a board can have (a 32x2 board still fits 64 bits).
-pub(crate) const MAX_SIDE: u8 = 32;
+impl Ord for Cell {
+    fn cmp(&self, other: &Cell) -> core::cmp::Ordering {
+        (self.rank, self.file).cmp(&(other.rank, other.file))
+    }
+}
+
+impl PartialOrd for Cell {
+    fn partial_cmp(&self, other: &Cell) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Largest file or rank count a board can have (a 64x2 board still fits 128 bits).
+pub(crate) const MAX_SIDE: u8 = 64;
 
 impl Cell {
     /// The cell at `file`, `rank` (both from 0). Any coordinates make a `Cell`; those past
-    /// every board (file `af` or rank 32) still print, but their names do not parse back
+    /// every board (file `bm` or rank 65) still print, but their names do not parse back
     /// ([`CellParseError::Beyond`]), and [`Board::index`](crate::Board::index) refuses them.
     ///
     /// ```
     /// use rastros_core::Cell;
     /// assert_eq!(Cell::new(27, 0).to_string(), "ab1");
     /// assert_eq!("ab1".parse(), Ok(Cell::new(27, 0)));
-    /// assert!(Cell::new(40, 0).to_string().parse::<Cell>().is_err());
+    /// assert_eq!(Cell::new(63, 63).to_string(), "bl64");
+    /// assert_eq!("bl64".parse(), Ok(Cell::new(63, 63)));
+    /// assert!(Cell::new(64, 0).to_string().parse::<Cell>().is_err());
+    /// assert!("a65".parse::<Cell>().is_err());
     /// ```
     pub const fn new(file: u8, rank: u8) -> Cell {
         Cell { file, rank }
+    }
+
+    /// The names of `cells` in the order given, separated by spaces: a list of moves or a
+    /// line of play as it is written.
+    ///
+    /// ```
+    /// use rastros_core::Cell;
+    /// assert_eq!(Cell::names(&[Cell::new(2, 2), Cell::new(1, 2)]), "c3 b3");
+    /// ```
+    pub fn names(cells: &[Cell]) -> String {
+        cells
+            .iter()
+            .map(Cell::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The number of king steps from this cell to `other` on an empty board.
@@ -78,7 +112,7 @@ impl fmt::Display for Cell {
 pub enum CellParseError {
     /// The text is not letters followed by a rank number, like `c3`.
     Syntax(String),
-    /// A well-formed name beyond the largest boards (files `a` to `af`, ranks 1 to 32).
+    /// A well-formed name beyond the largest boards (files `a` to `bl`, ranks 1 to 64).
     Beyond(String),
     /// The cell is well formed but not on the board in question.
     OffBoard {
@@ -102,7 +136,7 @@ impl fmt::Display for CellParseError {
             }
             CellParseError::Beyond(s) => write!(
                 f,
-                "'{s}' is beyond every board (files a to af, ranks 1 to {MAX_SIDE})"
+                "'{s}' is beyond every board (files a to bl, ranks 1 to {MAX_SIDE})"
             ),
             CellParseError::OffBoard {
                 cell,

@@ -3,7 +3,7 @@
 //! can reach, decided exactly by maximum matching (see [`crate::matching`]).
 
 use crate::matching::{geography_winning_move, maximum_matching_size};
-use crate::Position;
+use crate::{Position, Word};
 
 /// The matching verdict on a goal-free position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,7 +18,7 @@ pub struct GoalFree {
     pub winning_move: Option<u8>,
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// Whether neither goal can be reached any more (and the game is in progress).
     pub fn is_goal_free(&self) -> bool {
         let board = self.board();
@@ -46,8 +46,8 @@ impl Position {
         }
         let board = self.board();
         let region = board.reachable(self.free(), self.snail()).0;
-        let adj = board.neighbour_table().map(|b| b.0);
-        let with = region | 1 << self.snail();
+        let adj = W::map_table(board.neighbour_table(), |b| b.0);
+        let with = region | W::ONE << u32::from(self.snail());
         let matching = maximum_matching_size(with, &adj);
         let matching_without_snail = maximum_matching_size(region, &adj);
         let winning_move = geography_winning_move(with, self.snail(), &adj);

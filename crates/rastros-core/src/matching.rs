@@ -1,11 +1,11 @@
-//! Exact maximum matching on general graphs of at most 64 vertices, and the
+//! Exact maximum matching on general graphs of at most 64 (or 128) vertices, and the
 //! undirected vertex geography verdict that follows from it.
 //!
 //! # Graph representation
 //!
-//! A graph is a pair of bitboards: `vertices: u64` (bit `i` set means vertex `i`
-//! is present) and `adj: &[u64; 64]` (`adj[i]` is the set of neighbours of
-//! vertex `i`). Every function here works on the subgraph *induced* on
+//! A graph is a pair of bitboards over a [`Word`]: `vertices: W` (bit `i` set means
+//! vertex `i` is present) and `adj: &W::Table<W>`, `&[u64; 64]` or `&[u128; 128]`
+//! (`adj[i]` is the set of neighbours of vertex `i`). Every function here works on the subgraph *induced* on
 //! `vertices`: neighbour sets are always intersected with the present vertices,
 //! rows of absent vertices are never read, and self loops are ignored. The
 //! adjacency is expected to be symmetric on the present vertices (an
@@ -15,7 +15,7 @@
 //!
 //! [`maximum_matching`] is Edmonds' blossom algorithm in its classic
 //! `O(V^3)` "contract blossoms through a `base` array" form, written with
-//! bit sets and fixed arrays of 64 entries, so it never allocates:
+//! bit sets and fixed arrays of one entry per bit of the word, so it never allocates:
 //!
 //! 1. A greedy pass matches each still-free vertex (in index order) with its
 //!    lowest-numbered free neighbour. On board-like graphs this already leaves
@@ -44,7 +44,7 @@
 //! the loop stops without another search; on the full 7x7 king graph the
 //! greedy pass plus a single short search give the maximum matching (24).
 //!
-//! The worst case is `O(V^3)` word operations with `V <= 64`; in practice a
+//! The worst case is `O(V^3)` word operations with `V <= 128`; in practice a
 //! call on a 49-vertex king graph takes well under a microsecond.
 //!
 //! # Undirected vertex geography
@@ -71,6 +71,8 @@
 //! influence the result (e.g. both are slimed or unreachable from the snail);
 //! elsewhere it is only a heuristic.
 
+use crate::Word;
+
 /// Marker stored in [`Matching::mate`] for a vertex that is not matched
 /// (or not present in the graph).
 pub const NONE: u8 = u8::MAX;
@@ -79,30 +81,38 @@ pub const NONE: u8 = u8::MAX;
 ///
 /// `mate` is symmetric (`mate[mate[v]] == v` for every matched `v`) and `size`
 /// is the number of matched pairs (half the number of matched vertices).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Matching {
+#[derive(Clone, Debug)]
+pub struct Matching<W: Word = u64> {
     /// `mate[v]` is the vertex matched to `v`, or [`NONE`].
-    pub mate: [u8; 64],
+    pub mate: W::Table<u8>,
     /// Number of edges (pairs) in the matching.
     pub size: u32,
 }
 
-impl Default for Matching {
+impl<W: Word> PartialEq for Matching<W> {
+    fn eq(&self, other: &Matching<W>) -> bool {
+        self.mate.as_ref() == other.mate.as_ref() && self.size == other.size
+    }
+}
+
+impl<W: Word> Eq for Matching<W> {}
+
+impl<W: Word> Default for Matching<W> {
     fn default() -> Self {
         Self::empty()
     }
 }
 
-impl Matching {
+impl<W: Word> Matching<W> {
     /// The empty matching (every vertex unmatched, size 0).
-    pub const fn empty() -> Self {
+    pub fn empty() -> Self {
         Matching {
-            mate: [NONE; 64],
+            mate: W::table(NONE),
             size: 0,
         }
     }
 
-    /// The mate of `v`, or `None` if `v` is unmatched (`v` must be `< 64`).
+    /// The mate of `v`, or `None` if `v` is unmatched (`v` must be below the word's bits).
     #[inline]
     pub fn mate_of(&self, v: u8) -> Option<u8> {
         match self.mate[v as usize] {
@@ -112,11 +122,11 @@ impl Matching {
     }
 
     /// The set of matched (covered) vertices as a bitboard.
-    pub fn covered(&self) -> u64 {
-        let mut set = 0u64;
-        for (v, &m) in self.mate.iter().enumerate() {
+    pub fn covered(&self) -> W {
+        let mut set = W::ZERO;
+        for (v, &m) in self.mate.as_ref().iter().enumerate() {
             if m != NONE {
-                set |= 1 << v;
+                set |= W::ONE << v as u32;
             }
         }
         set
@@ -126,21 +136,22 @@ impl Matching {
     /// `mate` is symmetric, every matched pair is an edge (in both directions
     /// of `adj`) between two distinct present vertices, absent vertices are
     /// unmatched, and `size` equals the number of matched pairs.
-    pub fn is_valid_for(&self, vertices: u64, adj: &[u64; 64]) -> bool {
+    pub fn is_valid_for(&self, vertices: W, adj: &W::Table<W>) -> bool {
+        let has = |set: W, i: usize| set >> i as u32 & W::ONE != W::ZERO;
         let mut matched_vertices = 0u32;
-        for v in 0..64usize {
+        for v in 0..W::BITS as usize {
             let m = self.mate[v];
             if m == NONE {
                 continue;
             }
             let mu = m as usize;
-            if mu >= 64
+            if mu >= W::BITS as usize
                 || mu == v
-                || vertices >> v & 1 == 0
-                || vertices >> mu & 1 == 0
+                || !has(vertices, v)
+                || !has(vertices, mu)
                 || self.mate[mu] as usize != v
-                || adj[v] >> mu & 1 == 0
-                || adj[mu] >> v & 1 == 0
+                || !has(adj[v], mu)
+                || !has(adj[mu], v)
             {
                 return false;
             }
@@ -151,49 +162,57 @@ impl Matching {
 }
 
 /// Identity permutation, the initial `base` of every vertex in a search.
-const IDENTITY: [u8; 64] = {
-    let mut a = [0u8; 64];
-    let mut i = 0;
-    while i < 64 {
-        a[i] = i as u8;
-        i += 1;
+fn identity<W: Word>() -> W::Table<u8> {
+    let mut a = W::table(0u8);
+    for (i, v) in a.as_mut().iter_mut().enumerate() {
+        *v = i as u8;
     }
     a
-};
+}
+
+/// The set of the single vertex `v`.
+#[inline(always)]
+fn bit<W: Word>(v: usize) -> W {
+    W::ONE << v as u32
+}
 
 /// State of Edmonds' algorithm on one graph.
-struct Blossom<'a> {
+struct Blossom<'a, W: Word> {
     /// Raw adjacency; always masked with the live vertex set before use.
-    adj: &'a [u64; 64],
+    adj: &'a W::Table<W>,
     /// Current matching.
-    mate: [u8; 64],
+    mate: W::Table<u8>,
     /// Alternating-tree parent of odd vertices (and of even vertices inside
     /// contracted blossoms), or `NONE`.
-    parent: [u8; 64],
+    parent: W::Table<u8>,
     /// Base of the (outermost) blossom containing each vertex.
-    base: [u8; 64],
+    base: W::Table<u8>,
+    /// The identity permutation, which resets `base` before each search.
+    identity: W::Table<u8>,
     /// Bitboard of matched vertices.
-    matched: u64,
+    matched: W,
     /// Number of matched pairs.
     size: u32,
     /// Vertices of the alternating tree of the last search.
-    tree: u64,
+    tree: W,
     /// The outer (even) vertices of the tree of the last search that failed.
-    outer: u64,
+    outer: W,
 }
 
-impl<'a> Blossom<'a> {
+impl<'a, W: Word> Blossom<'a, W> {
     #[inline]
-    fn new(adj: &'a [u64; 64]) -> Self {
+    fn new(adj: &'a W::Table<W>) -> Self {
+        let identity = identity::<W>();
         Blossom {
             adj,
-            mate: [NONE; 64],
-            parent: [NONE; 64],
-            base: IDENTITY,
-            matched: 0,
+            mate: W::table(NONE),
+            parent: W::table(NONE),
+            base: identity,
+            identity,
+            matched: W::ZERO,
             size: 0,
-            tree: 0,
-            outer: 0,
+            tree: W::ZERO,
+            outer: W::ZERO,
         }
     }
 
@@ -205,33 +224,33 @@ impl<'a> Blossom<'a> {
 
     /// Greedily matches free vertices of `mask` with free neighbours in `mask`.
     #[inline]
-    fn greedy(&mut self, mask: u64) {
+    fn greedy(&mut self, mask: W) {
         let mut free = mask & !self.matched;
-        while free != 0 {
+        while free != W::ZERO {
             let v = free.trailing_zeros() as usize;
-            free &= free - 1;
+            free &= free.wrapping_sub(W::ONE);
             let nb = self.adj[v] & free;
-            if nb != 0 {
+            if nb != W::ZERO {
                 let u = nb.trailing_zeros() as usize;
-                free &= !(1u64 << u);
+                free &= !bit::<W>(u);
                 self.pair(v, u);
-                self.matched |= (1u64 << v) | (1u64 << u);
+                self.matched |= bit::<W>(v) | bit::<W>(u);
                 self.size += 1;
             }
         }
     }
 
     /// Augments until the matching restricted to `mask` is maximum.
-    fn augment_all(&mut self, mask: u64) {
+    fn augment_all(&mut self, mask: W) {
         let mut alive = mask;
         let mut exposed = mask & !self.matched;
         // An augmenting path needs two distinct exposed endpoints.
-        while exposed & exposed.wrapping_sub(1) != 0 {
+        while exposed & exposed.wrapping_sub(W::ONE) != W::ZERO {
             let root = exposed.trailing_zeros() as usize;
             match self.find_path(root, alive) {
                 Some(end) => {
                     self.augment(end);
-                    exposed &= !((1u64 << root) | (1u64 << end));
+                    exposed &= !(bit::<W>(root) | bit::<W>(end));
                 }
                 None => {
                     // Hungarian tree: none of its vertices is ever useful again.
@@ -246,10 +265,10 @@ impl<'a> Blossom<'a> {
     /// and `b` in the current alternating tree.
     #[inline]
     fn lca(&self, mut a: usize, mut b: usize) -> usize {
-        let mut seen = 0u64;
+        let mut seen = W::ZERO;
         loop {
             a = self.base[a] as usize;
-            seen |= 1u64 << a;
+            seen |= bit::<W>(a);
             let m = self.mate[a];
             if m == NONE {
                 break; // reached the root
@@ -258,7 +277,7 @@ impl<'a> Blossom<'a> {
         }
         loop {
             b = self.base[b] as usize;
-            if seen >> b & 1 != 0 {
+            if seen & bit::<W>(b) != W::ZERO {
                 return b;
             }
             b = self.parent[self.mate[b] as usize] as usize;
@@ -268,10 +287,10 @@ impl<'a> Blossom<'a> {
     /// Walks from `v` up to the blossom base `b`, recording the bases met in
     /// `blossom` and re-pointing parents so paths can run around the cycle.
     #[inline]
-    fn mark_path(&mut self, mut v: usize, b: usize, mut child: usize, blossom: &mut u64) {
+    fn mark_path(&mut self, mut v: usize, b: usize, mut child: usize, blossom: &mut W) {
         while self.base[v] as usize != b {
             let m = self.mate[v] as usize;
-            *blossom |= (1u64 << self.base[v]) | (1u64 << self.base[m]);
+            *blossom |= bit::<W>(self.base[v] as usize) | bit::<W>(self.base[m] as usize);
             self.parent[v] = child as u8;
             child = m;
             v = self.parent[m] as usize;
@@ -281,23 +300,23 @@ impl<'a> Blossom<'a> {
     /// Searches for an augmenting path from the exposed vertex `root` using
     /// only vertices of `alive`. Returns the other (exposed) end of the path,
     /// or `None` (then `self.tree` holds the Hungarian tree).
-    fn find_path(&mut self, root: usize, alive: u64) -> Option<usize> {
-        self.parent = [NONE; 64];
-        self.base = IDENTITY;
+    fn find_path(&mut self, root: usize, alive: W) -> Option<usize> {
+        self.parent = W::table(NONE);
+        self.base = self.identity;
         // Outer vertices are scanned in FIFO (breadth-first) order, so short
         // augmenting paths are found early. Each vertex enters at most once.
-        let mut queue = [0u8; 64];
+        let mut queue = W::table(0u8);
         let (mut head, mut tail) = (0usize, 1usize);
         queue[0] = root as u8;
-        let mut even: u64 = 1u64 << root;
-        let mut odd: u64 = 0;
+        let mut even: W = bit(root);
+        let mut odd: W = W::ZERO;
         while head < tail {
             let v = queue[head] as usize;
             head += 1;
             let mut nb = self.adj[v] & alive;
-            while nb != 0 {
+            while nb != W::ZERO {
                 let to = nb.trailing_zeros() as usize;
-                nb &= nb - 1;
+                nb &= nb.wrapping_sub(W::ONE);
                 // Same blossom (this includes self loops) or the matched edge.
                 if self.base[v] == self.base[to] || self.mate[v] as usize == to {
                     continue;
@@ -306,17 +325,17 @@ impl<'a> Blossom<'a> {
                 if to == root || (to_mate != NONE && self.parent[to_mate as usize] != NONE) {
                     // `to` is outer: an odd cycle closes. Contract it.
                     let cur = self.lca(v, to);
-                    let mut blossom = 0u64;
+                    let mut blossom = W::ZERO;
                     self.mark_path(v, cur, to, &mut blossom);
                     self.mark_path(to, cur, v, &mut blossom);
                     let mut members = even | odd;
-                    while members != 0 {
+                    while members != W::ZERO {
                         let i = members.trailing_zeros() as usize;
-                        members &= members - 1;
-                        if blossom >> self.base[i] & 1 != 0 {
+                        members &= members.wrapping_sub(W::ONE);
+                        if blossom & bit::<W>(self.base[i] as usize) != W::ZERO {
                             self.base[i] = cur as u8;
-                            let bit = 1u64 << i;
-                            if even & bit == 0 {
+                            let bit = bit::<W>(i);
+                            if even & bit == W::ZERO {
                                 even |= bit;
                                 queue[tail] = i as u8;
                                 tail += 1;
@@ -326,11 +345,11 @@ impl<'a> Blossom<'a> {
                 } else if self.parent[to] == NONE {
                     // `to` is new: it becomes odd, its mate (if any) outer.
                     self.parent[to] = v as u8;
-                    odd |= 1u64 << to;
+                    odd |= bit::<W>(to);
                     if to_mate == NONE {
                         return Some(to);
                     }
-                    even |= 1u64 << to_mate;
+                    even |= bit::<W>(to_mate as usize);
                     queue[tail] = to_mate;
                     tail += 1;
                 }
@@ -349,7 +368,7 @@ impl<'a> Blossom<'a> {
             let pv = self.parent[v] as usize;
             let next = self.mate[pv];
             self.pair(v, pv);
-            self.matched |= (1u64 << v) | (1u64 << pv);
+            self.matched |= bit::<W>(v) | bit::<W>(pv);
             if next == NONE {
                 break;
             }
@@ -358,7 +377,7 @@ impl<'a> Blossom<'a> {
         self.size += 1;
     }
 
-    fn into_matching(self) -> Matching {
+    fn into_matching(self) -> Matching<W> {
         Matching {
             mate: self.mate,
             size: self.size,
@@ -373,7 +392,7 @@ impl<'a> Blossom<'a> {
 /// ignored. Absent and unmatched vertices get [`NONE`] in `mate`. When several
 /// maximum matchings exist, which one is returned is unspecified (but
 /// deterministic).
-pub fn maximum_matching(vertices: u64, adj: &[u64; 64]) -> Matching {
+pub fn maximum_matching<W: Word>(vertices: W, adj: &W::Table<W>) -> Matching<W> {
     let mut b = Blossom::new(adj);
     b.greedy(vertices);
     b.augment_all(vertices);
@@ -382,7 +401,7 @@ pub fn maximum_matching(vertices: u64, adj: &[u64; 64]) -> Matching {
 
 /// Size of a maximum matching of the graph induced on `vertices`
 /// (the matching number `ν`). Same conventions as [`maximum_matching`].
-pub fn maximum_matching_size(vertices: u64, adj: &[u64; 64]) -> u32 {
+pub fn maximum_matching_size<W: Word>(vertices: W, adj: &W::Table<W>) -> u32 {
     maximum_matching(vertices, adj).size
 }
 
@@ -406,17 +425,17 @@ pub fn maximum_matching_size(vertices: u64, adj: &[u64; 64]) -> u32 {
 ///
 /// # Panics
 ///
-/// If `start >= 64`.
-pub fn geography_winning_move(vertices: u64, start: u8, adj: &[u64; 64]) -> Option<u8> {
+/// If `start` is not below the word's bits.
+pub fn geography_winning_move<W: Word>(vertices: W, start: u8, adj: &W::Table<W>) -> Option<u8> {
     assert!(
-        start < 64,
+        u32::from(start) < W::BITS,
         "geography_winning_move: start {start} out of range"
     );
     let s = start as usize;
-    let sbit = 1u64 << s;
+    let sbit = bit::<W>(s);
     let all = vertices | sbit;
     let rest = all & !sbit;
-    if adj[s] & rest == 0 {
+    if adj[s] & rest == W::ZERO {
         return None; // no move at all
     }
     let mut b = Blossom::new(adj);
@@ -426,7 +445,7 @@ pub fn geography_winning_move(vertices: u64, start: u8, adj: &[u64; 64]) -> Opti
     // whole of G (`all`): trees that were Hungarian in G - s may not be once
     // `s` is back, so nothing removed by `augment_all` is carried over.
     // An augmenting path from `start` must end at another exposed vertex.
-    if rest & !b.matched == 0 {
+    if rest & !b.matched == W::ZERO {
         return None;
     }
     let end = b.find_path(s, all)?;
@@ -437,7 +456,7 @@ pub fn geography_winning_move(vertices: u64, start: u8, adj: &[u64; 64]) -> Opti
 /// Whether the player to move wins undirected vertex geography from `start`
 /// on the graph induced on `vertices | 1 << start` (see
 /// [`geography_winning_move`], of which this is the boolean form).
-pub fn geography_wins(vertices: u64, start: u8, adj: &[u64; 64]) -> bool {
+pub fn geography_wins<W: Word>(vertices: W, start: u8, adj: &W::Table<W>) -> bool {
     geography_winning_move(vertices, start, adj).is_some()
 }
 
@@ -460,28 +479,28 @@ pub fn geography_wins(vertices: u64, start: u8, adj: &[u64; 64]) -> bool {
 ///     adj[0] |= 1 << leaf;
 ///     adj[leaf] |= 1;
 /// }
-/// let (m, set) = tutte_berge_set(0b1111, &adj);
+/// let (m, set) = tutte_berge_set(0b1111u64, &adj);
 /// assert_eq!((m.size, set), (1, 0b1));
 /// ```
-pub fn tutte_berge_set(vertices: u64, adj: &[u64; 64]) -> (Matching, u64) {
+pub fn tutte_berge_set<W: Word>(vertices: W, adj: &W::Table<W>) -> (Matching<W>, W) {
     let mut b = Blossom::new(adj);
     b.greedy(vertices);
     b.augment_all(vertices);
-    let mut even = 0u64;
+    let mut even = W::ZERO;
     let mut exposed = vertices & !b.matched;
-    while exposed != 0 {
+    while exposed != W::ZERO {
         let root = exposed.trailing_zeros() as usize;
-        exposed &= exposed - 1;
+        exposed &= exposed.wrapping_sub(W::ONE);
         // The matching is maximum, so the search fails and leaves its outer set.
         let found = b.find_path(root, vertices);
         debug_assert!(found.is_none(), "a maximum matching has no augmenting path");
         even |= b.outer;
     }
-    let mut set = 0u64;
+    let mut set = W::ZERO;
     let mut rest = even;
-    while rest != 0 {
+    while rest != W::ZERO {
         let v = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
+        rest &= rest.wrapping_sub(W::ONE);
         set |= adj[v];
     }
     (b.into_matching(), set & vertices & !even)

@@ -15,9 +15,9 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{parse_board, Bitboard, BoardError, Cell, PartsError, Player, Position};
+use crate::{parse_board_with, Bitboard, BoardError, Cell, PartsError, Player, Position, Word};
 
-impl fmt::Display for Position {
+impl<W: Word> fmt::Display for Position<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let board = self.board();
         write!(f, "{board} ")?;
@@ -122,7 +122,7 @@ impl From<BoardError> for PositionParseError {
     }
 }
 
-impl FromStr for Position {
+impl<W: Word> FromStr for Position<W> {
     type Err = PositionParseError;
 
     /// ```
@@ -131,13 +131,13 @@ impl FromStr for Position {
     /// assert_eq!(pos.to_string(), "3x3 ..o/.x./... 2");
     /// assert!("3x3 ..o/.x./... 1".parse::<Position>().is_err());
     /// ```
-    fn from_str(s: &str) -> Result<Position, PositionParseError> {
+    fn from_str(s: &str) -> Result<Position<W>, PositionParseError> {
         use PositionParseError::*;
         let fields: Vec<&str> = s.split_whitespace().collect();
         let [size, grid, side] = fields[..] else {
             return Err(Fields(fields.len()));
         };
-        let board = parse_board(size)?;
+        let board = parse_board_with::<W>(size)?;
         let ranks: Vec<&str> = grid.split('/').collect();
         if ranks.len() != usize::from(board.height()) {
             return Err(RankCount {
@@ -177,5 +177,55 @@ impl FromStr for Position {
         };
         let side: Player = side.parse().map_err(|_| Side(side.to_string()))?;
         Position::from_parts(board, slime, snail, side).map_err(Parts)
+    }
+}
+
+/// A position of any board up to 128 cells, parsed from its text form into the word its
+/// board fits: `u64` when it can, `u128` otherwise (as [`AnyBoardSize`](crate::AnyBoardSize)
+/// picks the word of a board).
+///
+/// ```
+/// use rastros_core::AnyPosition;
+/// let e5 = "9x9 ........./........./........./........./....o..../........./........./........./......... 1";
+/// let nine: AnyPosition = e5.parse().unwrap();
+/// assert!(matches!(nine, AnyPosition::Wide(_)));
+/// assert_eq!(nine.to_string(), e5);
+/// assert!(matches!("3x3 ..o/.x./... 2".parse(), Ok(AnyPosition::Narrow(_))));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum AnyPosition {
+    /// A position of a board of at most 64 cells.
+    Narrow(Position<u64>),
+    /// A position of a board of 65 to 128 cells.
+    Wide(Position<u128>),
+}
+
+impl AnyPosition {
+    /// The same position in the word `W`, if its board fits it.
+    pub fn in_word<W: Word>(&self) -> Result<Position<W>, PositionParseError> {
+        // The text form is exact both ways, and parsing checks the board against the word.
+        self.to_string().parse()
+    }
+}
+
+impl FromStr for AnyPosition {
+    type Err = PositionParseError;
+
+    fn from_str(s: &str) -> Result<AnyPosition, PositionParseError> {
+        let size = s.split_whitespace().next().unwrap_or("");
+        match size.parse::<crate::AnyBoardSize>() {
+            Ok(crate::AnyBoardSize::Wide(_)) => s.parse().map(AnyPosition::Wide),
+            // Any other first field, good or bad, gets the 64-bit parse and its errors.
+            _ => s.parse().map(AnyPosition::Narrow),
+        }
+    }
+}
+
+impl fmt::Display for AnyPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyPosition::Narrow(p) => p.fmt(f),
+            AnyPosition::Wide(p) => p.fmt(f),
+        }
     }
 }

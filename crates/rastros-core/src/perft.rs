@@ -10,7 +10,7 @@
 //! for each move), and each of its moves then costs one table lookup and five popcounts,
 //! with no loop over the replies.
 
-use crate::{Bitboard, Board, Position};
+use crate::{Bitboard, Board, Cell, Position, Word};
 
 /// Perft of `pos` to `depth` plies.
 ///
@@ -22,7 +22,7 @@ use crate::{Bitboard, Board, Position};
 /// // Each of the eight neighbours of d4 sees seven free cells: all but d4, now slimed.
 /// assert_eq!(perft(&start, 2), 8 * 7);
 /// ```
-pub fn perft(pos: &Position, depth: u32) -> u64 {
+pub fn perft<W: Word>(pos: &Position<W>, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -30,7 +30,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         return 0;
     }
     let board = pos.board();
-    let table = neighbour_words(board.neighbour_table());
+    let table = W::map_table(board.neighbour_table(), |b| b.0);
     let words = Words {
         board,
         nb: &table,
@@ -39,10 +39,17 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     words.perft(pos.free().0, pos.snail(), depth)
 }
 
-/// Perft of each legal first move: `(target cell index, count)`, lowest index first. The
+/// Perft of each legal first move: `(target cell, count)`, lowest cell index first. The
 /// counts add up to [`perft`] from depth 1; at depth 0, or in a finished game, there is no
 /// first move, so the list is empty (while `perft` counts the position itself at depth 0).
-pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(u8, u64)> {
+///
+/// ```
+/// use rastros_core::{perft_divide, Position};
+/// let divide = perft_divide(&Position::standard(), 2);
+/// assert_eq!(divide[0].0.to_string(), "c3");
+/// assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 8 * 7);
+/// ```
+pub fn perft_divide<W: Word>(pos: &Position<W>, depth: u32) -> Vec<(Cell, u64)> {
     if depth == 0 || pos.is_over() {
         return Vec::new();
     }
@@ -51,26 +58,21 @@ pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(u8, u64)> {
         .map(|to| {
             let mut child = *pos;
             child.play_unchecked(to);
-            (to, perft(&child, depth - 1))
+            (pos.board().cell(to), perft(&child, depth - 1))
         })
         .collect()
 }
 
-/// The neighbour table as plain words.
-fn neighbour_words(table: &[Bitboard; 64]) -> [u64; 64] {
-    table.map(|b| b.0)
-}
-
 /// What the perft loop reads: the board and its neighbour table as plain words.
-struct Words<'a> {
-    board: &'a Board,
-    nb: &'a [u64; 64],
-    goals: u64,
+struct Words<'a, W: Word> {
+    board: &'a Board<W>,
+    nb: &'a W::Table<W>,
+    goals: W,
 }
 
-impl Words<'_> {
+impl<W: Word> Words<'_, W> {
     /// The perft loop on raw words: `free` excludes the snail's cell.
-    fn perft(&self, free: u64, snail: u8, depth: u32) -> u64 {
+    fn perft(&self, free: W, snail: u8, depth: u32) -> u64 {
         let nb = self.nb;
         let moves = nb[snail as usize] & free;
         // Moves into a goal end the game: they count only at the last ply.
@@ -80,9 +82,9 @@ impl Words<'_> {
             0 => 1,
             1 => u64::from(moves.count_ones()),
             2 => {
-                while rest != 0 {
+                while rest != W::ZERO {
                     let to = rest.trailing_zeros();
-                    rest &= rest - 1;
+                    rest &= rest.wrapping_sub(W::ONE);
                     count += u64::from((nb[to as usize] & free).count_ones());
                 }
                 count
@@ -96,9 +98,9 @@ impl Words<'_> {
                 // has one free neighbour less, a decrement of the counts by bit planes (never
                 // below zero: `to` is free, so each of its neighbours counts it).
                 let planes = self.board.neighbour_counts(Bitboard(free)).map(|b| b.0);
-                while rest != 0 {
+                while rest != W::ZERO {
                     let to = rest.trailing_zeros();
-                    rest &= rest - 1;
+                    rest &= rest.wrapping_sub(W::ONE);
                     let mut borrow = nb[to as usize];
                     let mut after = planes;
                     for plane in &mut after {
@@ -106,15 +108,15 @@ impl Words<'_> {
                         *plane ^= borrow;
                         borrow = next;
                     }
-                    count += self.bulk3(free & !(1 << to), to as u8, &after);
+                    count += self.bulk3(free & !(W::ONE << to), to as u8, &after);
                 }
                 count
             }
             _ => {
-                while rest != 0 {
+                while rest != W::ZERO {
                     let to = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    count += self.perft(free & !(1 << to), to as u8, depth - 1);
+                    rest &= rest.wrapping_sub(W::ONE);
+                    count += self.perft(free & !(W::ONE << to), to as u8, depth - 1);
                 }
                 count
             }
@@ -124,7 +126,7 @@ impl Words<'_> {
     /// Perft to depth 3 of a position whose free cells' neighbour counts are `planes`
     /// (bit `k` of cell `i`'s count in bit `i` of `planes[k]`).
     #[inline]
-    fn bulk3(&self, free: u64, snail: u8, planes: &[u64; 4]) -> u64 {
+    fn bulk3(&self, free: W, snail: u8, planes: &[W; 4]) -> u64 {
         // After `to` and a reply `r`, the leaves are the free neighbours of `r` but `to`
         // (next to `r`, free before): its free neighbours now, less one. The sum over the
         // replies is a sum of popcounts, weighted by the planes' place values.
@@ -132,9 +134,9 @@ impl Words<'_> {
         let quiet = free & !self.goals;
         let mut rest = nb[snail as usize] & quiet;
         let mut count = 0;
-        while rest != 0 {
+        while rest != W::ZERO {
             let to = rest.trailing_zeros();
-            rest &= rest - 1;
+            rest &= rest.wrapping_sub(W::ONE);
             let replies = nb[to as usize] & quiet;
             let weighted = (replies & planes[0]).count_ones()
                 + 2 * (replies & planes[1]).count_ones()

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::{Bitboard, Board, Cell, CellParseError, Player};
+use crate::{Bitboard, Board, Cell, CellParseError, Player, Word};
 
 /// A position of the game: the board, the slimed cells, the snail's cell and the side to
 /// move.
@@ -18,9 +18,9 @@ use crate::{Bitboard, Board, Cell, CellParseError, Player};
 /// print!("{}", pos.diagram());
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Position {
-    board: &'static Board,
-    slime: Bitboard,
+pub struct Position<W: Word = u64> {
+    board: &'static Board<W>,
+    slime: Bitboard<W>,
     snail: u8,
     side: Player,
 }
@@ -145,8 +145,8 @@ pub enum PartsError {
         /// The board's number of cells.
         cells: u32,
     },
-    /// These slimed cells are not on the board.
-    SlimeOffBoard(Bitboard),
+    /// These slimed cells are not on the board (as a set of the widest word).
+    SlimeOffBoard(Bitboard<u128>),
     /// The snail is on a slimed cell.
     SnailOnSlime(Cell),
     /// A goal corner is slimed (the game ends when the snail enters one).
@@ -236,9 +236,11 @@ impl Position {
     pub fn standard() -> Position {
         Position::centre(Board::standard()).expect("7x7 has a centre")
     }
+}
 
+impl<W: Word> Position<W> {
     /// The start on `board` with the snail on the centre cell.
-    pub fn centre(board: &'static Board) -> Result<Position, StartError> {
+    pub fn centre(board: &'static Board<W>) -> Result<Position<W>, StartError> {
         let centre = board.centre().ok_or(StartError::NoCentre {
             width: board.width(),
             height: board.height(),
@@ -248,7 +250,7 @@ impl Position {
 
     /// The start on `board` with the snail on `cell` (not a goal), nothing slimed,
     /// player 1 to move.
-    pub fn start(board: &'static Board, cell: Cell) -> Result<Position, StartError> {
+    pub fn start(board: &'static Board<W>, cell: Cell) -> Result<Position<W>, StartError> {
         let snail = board.index(cell).map_err(|_| StartError::OffBoard(cell))?;
         if board.goals().has(snail) {
             return Err(StartError::Goal(cell));
@@ -278,11 +280,11 @@ impl Position {
     /// assert!(matches!(wrong, Err(PartsError::SideParity { .. })));
     /// ```
     pub fn from_parts(
-        board: &'static Board,
-        slime: Bitboard,
+        board: &'static Board<W>,
+        slime: Bitboard<W>,
         snail: u8,
         side: Player,
-    ) -> Result<Position, PartsError> {
+    ) -> Result<Position<W>, PartsError> {
         if u32::from(snail) >= board.size() {
             return Err(PartsError::SnailOffBoard {
                 index: snail,
@@ -291,7 +293,10 @@ impl Position {
         }
         let outside = slime - board.cells();
         if !outside.is_empty() {
-            return Err(PartsError::SlimeOffBoard(outside));
+            let (low, high) = outside.0.halves();
+            return Err(PartsError::SlimeOffBoard(Bitboard(u128::from_halves(
+                low, high,
+            ))));
         }
         if slime.has(snail) {
             return Err(PartsError::SnailOnSlime(board.cell(snail)));
@@ -324,11 +329,11 @@ impl Position {
     /// [`from_parts`](Position::from_parts) or the text form ([`str::parse`]) for anything
     /// else.
     pub const fn from_parts_unchecked(
-        board: &'static Board,
-        slime: Bitboard,
+        board: &'static Board<W>,
+        slime: Bitboard<W>,
         snail: u8,
         side: Player,
-    ) -> Position {
+    ) -> Position<W> {
         Position {
             board,
             slime,
@@ -340,14 +345,14 @@ impl Position {
     /// The board.
     #[inline]
     #[must_use]
-    pub const fn board(&self) -> &'static Board {
+    pub const fn board(&self) -> &'static Board<W> {
         self.board
     }
 
     /// The slimed cells.
     #[inline]
     #[must_use]
-    pub const fn slime(&self) -> Bitboard {
+    pub const fn slime(&self) -> Bitboard<W> {
         self.slime
     }
 
@@ -382,14 +387,14 @@ impl Position {
     /// Cells neither slimed nor under the snail.
     #[inline]
     #[must_use]
-    pub fn free(&self) -> Bitboard {
+    pub fn free(&self) -> Bitboard<W> {
         self.board.cells() - self.slime - Bitboard::single(self.snail)
     }
 
     /// The number of plies played since the start (one cell is slimed a ply).
     #[inline]
     #[must_use]
-    pub const fn ply(&self) -> u32 {
+    pub fn ply(&self) -> u32 {
         self.slime.len()
     }
 
@@ -397,11 +402,27 @@ impl Position {
     /// game is over.
     #[inline]
     #[must_use]
-    pub fn legal_moves(&self) -> Bitboard {
+    pub fn legal_moves(&self) -> Bitboard<W> {
         if self.board.goals().has(self.snail) {
             return Bitboard::EMPTY;
         }
         self.board.neighbours(self.snail) - self.slime
+    }
+
+    /// The cells the snail can move to, lowest index first: [`legal_moves`] as [`Cell`]s,
+    /// which print their names. Empty when the game is over.
+    ///
+    /// [`legal_moves`]: Position::legal_moves
+    ///
+    /// ```
+    /// use rastros_core::Position;
+    /// let pos = Position::standard().play_moves("c3").unwrap();
+    /// let moves: Vec<String> = pos.moves().map(|c| c.to_string()).collect();
+    /// assert_eq!(moves, ["b2", "c2", "d2", "b3", "d3", "b4", "c4"]);
+    /// ```
+    pub fn moves(&self) -> impl DoubleEndedIterator<Item = Cell> + ExactSizeIterator + '_ {
+        let board = self.board;
+        self.legal_moves().iter().map(move |i| board.cell(i))
     }
 
     /// Whether the game goes on, or who won and why.
@@ -444,7 +465,7 @@ impl Position {
     }
 
     /// The position after moving the snail to cell index `to`, or why that is illegal.
-    pub fn play_index(&self, to: u8) -> Result<Position, PlayError> {
+    pub fn play_index(&self, to: u8) -> Result<Position<W>, PlayError> {
         let outcome = self.outcome();
         if outcome != Outcome::InProgress {
             return Err(PlayError::GameOver(outcome));
@@ -480,7 +501,7 @@ impl Position {
     /// assert!(matches!(after.play("d4".parse().unwrap()), Err(PlayError::Slimed(_))));
     /// assert!(matches!(after.play("a1".parse().unwrap()), Err(PlayError::NotNeighbour { .. })));
     /// ```
-    pub fn play(&self, to: Cell) -> Result<Position, PlayError> {
+    pub fn play(&self, to: Cell) -> Result<Position<W>, PlayError> {
         let outcome = self.outcome();
         if outcome != Outcome::InProgress {
             return Err(PlayError::GameOver(outcome));
@@ -501,7 +522,7 @@ impl Position {
     ///     "move 2 'c3': the snail is on c3 already; a move goes to a free cell next to it"
     /// );
     /// ```
-    pub fn play_moves(&self, moves: &str) -> Result<Position, MoveListError> {
+    pub fn play_moves(&self, moves: &str) -> Result<Position<W>, MoveListError> {
         let mut pos = *self;
         for (index, token) in split_moves(moves).enumerate() {
             let error = |kind| MoveListError {

@@ -140,17 +140,19 @@ fn a_step_from_a_cell_off_the_board_goes_nowhere() {
 
 #[test]
 fn names_beyond_every_board_say_so() {
-    for name in ["ag1", "a33", "zz1"] {
+    for name in ["bm1", "a65", "zz1"] {
         let err = name.parse::<rastros_core::Cell>().unwrap_err();
         assert_eq!(
             err.to_string(),
-            format!("'{name}' is beyond every board (files a to af, ranks 1 to 32)")
+            format!("'{name}' is beyond every board (files a to bl, ranks 1 to 64)")
         );
     }
-    assert_eq!(
-        "af32".parse::<rastros_core::Cell>().unwrap().to_string(),
-        "af32"
-    );
+    for name in ["af32", "bl64", "az1", "ba2"] {
+        assert_eq!(
+            name.parse::<rastros_core::Cell>().unwrap().to_string(),
+            name
+        );
+    }
     assert!("a0"
         .parse::<rastros_core::Cell>()
         .unwrap_err()

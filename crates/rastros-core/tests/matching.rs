@@ -469,10 +469,10 @@ fn complete_graphs_of_64_and_63_vertices_and_their_geography() {
 #[test]
 fn empty_and_edgeless_graphs_match_nothing_and_the_mover_loses() {
     let adj = [0u64; 64];
-    assert_eq!(maximum_matching(0, &adj), Matching::empty());
+    assert_eq!(maximum_matching(0u64, &adj), Matching::empty());
     assert_eq!(maximum_matching_size(u64::MAX, &adj), 0);
     assert_eq!(geography_winning_move(u64::MAX, 7, &adj), None);
-    assert_eq!(geography_winning_move(0, 7, &adj), None);
+    assert_eq!(geography_winning_move(0u64, 7, &adj), None);
     // Edges only to absent vertices do not count.
     let adj = from_edges(&[(1, 2), (3, 4)]);
     assert_eq!(maximum_matching_size(bit(1) | bit(3), &adj), 0);

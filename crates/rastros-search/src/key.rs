@@ -4,13 +4,13 @@
 //! a1-to-top-right diagonal. Positions with the same key have the same value and distance
 //! to the end, and their moves correspond through the [`Orientation`]s.
 
-use rastros_core::{Bitboard, Board, Position};
+use rastros_core::{Bitboard, Board, Position, Word};
 
 /// A key: the reachable free cells and the snail, in canonical orientation.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Key {
+pub struct Key<W: Word = u64> {
     /// Free cells the snail can still reach (goals included when reachable).
-    pub region: u64,
+    pub region: W,
     /// Snail cell.
     pub snail: u8,
 }
@@ -29,7 +29,7 @@ impl Orientation {
     /// A cell of the position in key orientation. Both maps are involutions and commute, so
     /// the same function maps back from the key to the position.
     #[inline]
-    pub fn map_cell(self, board: &Board, cell: u8) -> u8 {
+    pub fn map_cell<W: Word>(self, board: &Board<W>, cell: u8) -> u8 {
         let mut c = cell;
         if self.rotated {
             c = board.rotate_index(c);
@@ -44,7 +44,12 @@ impl Orientation {
 /// The canonical key of `region` with the snail on `snail` and `side` to move (0 for
 /// player 1, 1 for player 2), and how the position was turned to get there.
 #[inline(always)]
-pub(crate) fn key_of(board: &Board, region: u64, snail: u8, side: u8) -> (Key, Orientation) {
+pub(crate) fn key_of<W: Word>(
+    board: &Board<W>,
+    region: W,
+    snail: u8,
+    side: u8,
+) -> (Key<W>, Orientation) {
     let (mut r, mut s) = (region, snail);
     let rotated = side == 1;
     if rotated {
@@ -92,7 +97,7 @@ pub(crate) fn key_of(board: &Board, region: u64, snail: u8, side: u8) -> (Key, O
 /// assert_eq!(canonical(&a).0, canonical(&b).0);
 /// assert_ne!(canonical(&a).0, canonical(&c).0);
 /// ```
-pub fn canonical(pos: &Position) -> (Key, Orientation) {
+pub fn canonical<W: Word>(pos: &Position<W>) -> (Key<W>, Orientation) {
     let board = pos.board();
     let region = board.reachable(pos.free(), pos.snail()).0;
     key_of(board, region, pos.snail(), pos.side_to_move().index() as u8)

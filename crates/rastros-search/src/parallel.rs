@@ -1,10 +1,10 @@
 //! Work spread over all cores with rayon.
 
-use rastros_core::{perft, Position};
+use rastros_core::{perft, Position, Word};
 use rayon::prelude::*;
 
 /// Perft of `pos` to `depth`, with the subtrees two plies down counted in parallel.
-pub fn parallel_perft(pos: &Position, depth: u32) -> u64 {
+pub fn parallel_perft<W: Word>(pos: &Position<W>, depth: u32) -> u64 {
     if depth < 4 {
         return perft(pos, depth);
     }

@@ -16,25 +16,27 @@
 //! the defender those farthest from the attacker's goal (why this order:
 //! docs/EXPERIMENTS.md#192ecfd-shallow).
 
-use crate::geometry::{Geometry, Node, NO_CELL};
+use rastros_core::Word;
+
+use crate::geometry::{Bits, Geometry, Node, NO_CELL};
 
 /// Budgets of at most this many plies are answered here rather than by the full search.
 pub(crate) const SHALLOW_PLIES: i32 = 10;
 
 /// One budget-limited search, counting the positions it visits.
-pub(crate) struct Shallow<'a> {
-    g: &'a Geometry,
+pub(crate) struct Shallow<'a, W: Word> {
+    g: &'a Geometry<W>,
     /// Positions visited.
     pub nodes: u64,
 }
 
-impl<'a> Shallow<'a> {
-    pub fn new(g: &'a Geometry) -> Shallow<'a> {
+impl<'a, W: Word> Shallow<'a, W> {
+    pub fn new(g: &'a Geometry<W>) -> Shallow<'a, W> {
         Shallow { g, nodes: 0 }
     }
 
     /// Whether the side to move in `n` (a position still in play) wins within `k` plies.
-    pub fn wins_within(&mut self, n: Node, k: i32) -> bool {
+    pub fn wins_within(&mut self, n: Node<W>, k: i32) -> bool {
         self.nodes += 1;
         if k < 1 {
             return false;
@@ -42,38 +44,38 @@ impl<'a> Shallow<'a> {
         let g = self.g;
         let side = n.side as usize;
         let moves = g.nb[n.snail as usize] & n.free;
-        if moves & 1u64 << g.goal[side] != 0 {
+        if moves.has(g.goal[side]) {
             return true;
         }
         let opp_goal = g.goal[side ^ 1];
-        let opp = 1u64 << opp_goal;
+        let opp = W::bit(opp_goal);
         if k == 1 {
             // Only a move that leaves the opponent no move wins at once.
             let mut rest = moves & !opp;
-            while rest != 0 {
+            while rest.any() {
                 let to = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                if g.nb[to] & n.free == 0 {
+                rest = rest.without_lowest();
+                if g.nb[to] & n.free == W::ZERO {
                     return true;
                 }
             }
             return false;
         }
         // A move into the opponent's goal, or next to it while it is free, cannot win.
-        let poison = if n.free & opp != 0 {
+        let poison = if n.free & opp != W::ZERO {
             g.nb[opp_goal as usize] | opp
         } else {
             opp
         };
         // A win in 2 leaves the opponent no move but into the mover's goal; looked for
         // before any deeper line, whatever the budget.
-        let own = 1u64 << g.goal[side];
+        let own = W::bit(g.goal[side]);
         let tries = moves & !poison;
         let mut rest = tries;
-        while rest != 0 {
+        while rest.any() {
             let to = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if g.nb[to] & n.free & !own == 0 {
+            rest = rest.without_lowest();
+            if g.nb[to] & n.free & !own == W::ZERO {
                 return true;
             }
         }
@@ -83,26 +85,26 @@ impl<'a> Shallow<'a> {
         g.toward_goal[side][n.snail as usize]
             .iter()
             .take_while(|&&to| to != NO_CELL)
-            .filter(|&&to| tries >> to & 1 != 0)
+            .filter(|&&to| tries.has(to))
             .any(|&to| self.loses_within(n.child(to), k - 1))
     }
 
     /// Whether the side to move in `n` loses within `j` plies (at once if it has no move).
-    pub fn loses_within(&mut self, n: Node, j: i32) -> bool {
+    pub fn loses_within(&mut self, n: Node<W>, j: i32) -> bool {
         self.nodes += 1;
         let g = self.g;
         let side = n.side as usize;
         let moves = g.nb[n.snail as usize] & n.free;
-        if moves == 0 {
+        if moves == W::ZERO {
             return true;
         }
-        if moves & 1u64 << g.goal[side] != 0 || j < 1 {
+        if moves.has(g.goal[side]) || j < 1 {
             return false;
         }
         // A move into the opponent's goal loses in 1; any other move lasts longer.
-        let quiet = moves & !(1u64 << g.goal[side ^ 1]);
+        let quiet = moves & !(W::bit(g.goal[side ^ 1]));
         if j == 1 {
-            return quiet == 0;
+            return quiet == W::ZERO;
         }
         if j == 2 {
             return self.loses_within_two(n, quiet);
@@ -110,32 +112,32 @@ impl<'a> Shallow<'a> {
         g.away_from_goal[side ^ 1][n.snail as usize]
             .iter()
             .take_while(|&&to| to != NO_CELL)
-            .filter(|&&to| quiet >> to & 1 != 0)
+            .filter(|&&to| quiet.has(to))
             .all(|&to| self.wins_within(n.child(to), j - 1))
     }
 
     /// Whether the mover, with the moves `quiet` (none into a goal), loses within 2 plies:
     /// every move lets the opponent enter its goal or leave the mover no move.
-    fn loses_within_two(&self, n: Node, quiet: u64) -> bool {
+    fn loses_within_two(&self, n: Node<W>, quiet: W) -> bool {
         let g = self.g;
         let side = n.side as usize;
-        let own = 1u64 << g.goal[side];
-        let opp = 1u64 << g.goal[side ^ 1];
+        let own = W::bit(g.goal[side]);
+        let opp = W::bit(g.goal[side ^ 1]);
         let mut rest = quiet;
-        while rest != 0 {
+        while rest.any() {
             let to = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if g.nb[to] & n.free & opp != 0 {
+            rest = rest.without_lowest();
+            if g.nb[to] & n.free & opp != W::ZERO {
                 continue;
             }
-            let after = n.free & !(1u64 << to);
+            let after = n.free & !W::bit(to as u8);
             // A reply into the mover's goal loses for the opponent, so it is no trap.
             let mut replies = g.nb[to] & n.free & !own;
             let mut trapped = false;
-            while replies != 0 {
+            while replies.any() {
                 let r = replies.trailing_zeros() as usize;
-                replies &= replies - 1;
-                if g.nb[r] & after == 0 {
+                replies = replies.without_lowest();
+                if g.nb[r] & after == W::ZERO {
                     trapped = true;
                     break;
                 }

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
 
-use rastros_core::{Board, EndReason, Outcome, Position};
+use rastros_core::{Board, Cell, EndReason, Outcome, Position, Word};
 
 use crate::geometry::{Geometry, Node, NO_CELL};
 use crate::key::canonical;
@@ -123,8 +123,8 @@ impl std::str::FromStr for Mode {
 }
 
 /// The answer for one position. Fields a mode does not compute are `None`. A move is the
-/// index of the cell the snail moves to ([`Board::cell`](rastros_core::Board::cell) names
-/// it); move sets are listed lowest index first, the PV in the order the moves are played.
+/// [`Cell`] the snail moves to (it prints `c3`); move sets are listed lowest cell index
+/// first (rank by rank from `a1`), the PV in the order the moves are played.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
     /// WIN or LOSS for the side to move.
@@ -132,13 +132,13 @@ pub struct Analysis {
     /// Plies to the end under best play ([`Mode::Dte`]).
     pub dte: Option<u32>,
     /// Every move that keeps a win (empty when lost) ([`Mode::Winning`], [`Mode::Dte`]).
-    pub winning_moves: Option<Vec<u8>>,
+    pub winning_moves: Option<Vec<Cell>>,
     /// The optimal moves: every move that keeps the value and the DTE ([`Mode::Dte`]).
     /// "Optimal moves" in the documents and the CLI's text output and `best_moves` in the
     /// JSON output are this same set.
-    pub best_moves: Option<Vec<u8>>,
+    pub best_moves: Option<Vec<Cell>>,
     /// A principal variation to the end of the game ([`Mode::Dte`]).
-    pub pv: Option<Vec<u8>>,
+    pub pv: Option<Vec<Cell>>,
     /// Search counters.
     pub stats: Stats,
     /// Wall-clock time.
@@ -188,19 +188,19 @@ impl Analysis {
     /// Every move that keeps a win (empty when lost): filled by [`Mode::Winning`] and
     /// [`Mode::Dte`].
     #[must_use]
-    pub fn winning(&self) -> Option<&[u8]> {
+    pub fn winning(&self) -> Option<&[Cell]> {
         self.winning_moves.as_deref()
     }
 
     /// Every move that keeps the value and the DTE: filled by [`Mode::Dte`] only.
     #[must_use]
-    pub fn optimal(&self) -> Option<&[u8]> {
+    pub fn optimal(&self) -> Option<&[Cell]> {
         self.best_moves.as_deref()
     }
 
     /// A principal variation to the end of the game: filled by [`Mode::Dte`] only.
     #[must_use]
-    pub fn line(&self) -> Option<&[u8]> {
+    pub fn line(&self) -> Option<&[Cell]> {
         self.pv.as_deref()
     }
 }
@@ -284,31 +284,32 @@ pub type SolverError = SetupError;
 /// // Player 1 wins 5x5 from c3, and the principal variation ends the game in DTE plies.
 /// assert_eq!(a.value, Value::Win);
 /// assert_eq!(a.pv.as_ref().unwrap().len() as u32, a.dte.unwrap());
-/// // Move sets are cell indices, lowest first; `Board::cell` names them.
+/// // Move sets are cells, lowest index first; a cell prints its name.
 /// let winning = a.winning_moves.unwrap();
 /// assert!(winning.windows(2).all(|w| w[0] < w[1]));
-/// assert!(winning.iter().all(|&m| start.legal_moves().has(m)));
-/// println!("{}", board.cell(winning[0]));
+/// assert!(winning.iter().all(|&m| start.play(m).is_ok()));
+/// println!("{}", winning[0]);
 /// ```
-pub struct Solver {
-    geo: Geometry,
-    table: Table,
+pub struct Solver<W: Word = u64> {
+    geo: Geometry<W>,
+    table: Table<W>,
     pool: rayon::ThreadPool,
     config: SolverConfig,
     progress: Arc<AtomicU64>,
     interrupt: Arc<AtomicBool>,
 }
 
-impl std::fmt::Debug for Solver {
+impl<W: Word> std::fmt::Debug for Solver<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Solver({}, {:?})", self.geo.board, self.config)
     }
 }
 
-impl Solver {
+impl<W: Word> Solver<W> {
     /// A solver for `board`, its table allocated (lazily zeroed) and its threads started.
     /// A `hash_mb` whose byte count does not fit a `usize` is refused as too big to allocate.
-    pub fn new(board: &'static Board, config: SolverConfig) -> Result<Solver, SetupError> {
+    /// The solver's word is the board's: `Solver<u128>` for a `Board<u128>`.
+    pub fn new(board: &'static Board<W>, config: SolverConfig) -> Result<Solver<W>, SetupError> {
         let bytes = config
             .hash_mb
             .checked_mul(1 << 20)
@@ -329,7 +330,7 @@ impl Solver {
     }
 
     /// The board.
-    pub fn board(&self) -> &'static Board {
+    pub fn board(&self) -> &'static Board<W> {
         self.geo.board
     }
 
@@ -344,7 +345,7 @@ impl Solver {
     }
 
     /// The table.
-    pub fn table(&self) -> &Table {
+    pub fn table(&self) -> &Table<W> {
         &self.table
     }
 
@@ -365,7 +366,7 @@ impl Solver {
         Arc::clone(&self.interrupt)
     }
 
-    fn node(&self, pos: &Position) -> Result<Node, SolveError> {
+    fn node(&self, pos: &Position<W>) -> Result<Node<W>, SolveError> {
         if pos.board() != self.geo.board {
             return Err(SolveError::BoardMismatch {
                 solver: self.geo.board.to_string(),
@@ -388,7 +389,7 @@ impl Solver {
     /// true score is, and `< beta` when it is not.
     ///
     /// With more than one thread the search splits near its root.
-    fn probe(&self, node: Node, beta: i32, stats: &mut Stats) -> Result<i32, SolveError> {
+    fn probe(&self, node: Node<W>, beta: i32, stats: &mut Stats) -> Result<i32, SolveError> {
         let split = self.threads() > 1;
         let shared = Shared {
             geo: &self.geo,
@@ -423,7 +424,7 @@ impl Solver {
         Ok(v)
     }
 
-    fn value_of(&self, node: Node, stats: &mut Stats) -> Result<Value, SolveError> {
+    fn value_of(&self, node: Node<W>, stats: &mut Stats) -> Result<Value, SolveError> {
         Ok(if self.probe(node, 1, stats)? >= 1 {
             Value::Win
         } else {
@@ -432,7 +433,7 @@ impl Solver {
     }
 
     /// The exact score by narrowing null windows (binary search on the DTE).
-    fn score_of(&self, node: Node, stats: &mut Stats) -> Result<Score, SolveError> {
+    fn score_of(&self, node: Node<W>, stats: &mut Stats) -> Result<Score, SolveError> {
         let longest = node.free.count_ones() as i32 + 1;
         let (mut lo, mut hi) = match self.value_of(node, stats)? {
             Value::Win => (MATE - longest, MATE - 1),
@@ -451,27 +452,35 @@ impl Solver {
     }
 
     /// WIN or LOSS for the side to move.
-    pub fn value(&self, pos: &Position) -> Result<Value, SolveError> {
+    pub fn value(&self, pos: &Position<W>) -> Result<Value, SolveError> {
         self.value_with_stats(pos, &mut Stats::default())
     }
 
     /// [`value`](Solver::value), adding the search's counters to `stats`.
-    pub fn value_with_stats(&self, pos: &Position, stats: &mut Stats) -> Result<Value, SolveError> {
+    pub fn value_with_stats(
+        &self,
+        pos: &Position<W>,
+        stats: &mut Stats,
+    ) -> Result<Value, SolveError> {
         self.value_of(self.node(pos)?, stats)
     }
 
     /// The exact value and distance to the end.
-    pub fn score(&self, pos: &Position) -> Result<Score, SolveError> {
+    pub fn score(&self, pos: &Position<W>) -> Result<Score, SolveError> {
         self.score_with_stats(pos, &mut Stats::default())
     }
 
     /// [`score`](Solver::score), adding the search's counters to `stats`.
-    pub fn score_with_stats(&self, pos: &Position, stats: &mut Stats) -> Result<Score, SolveError> {
+    pub fn score_with_stats(
+        &self,
+        pos: &Position<W>,
+        stats: &mut Stats,
+    ) -> Result<Score, SolveError> {
         self.score_of(self.node(pos)?, stats)
     }
 
     /// The score of any position, finished or not.
-    fn score_any(&self, pos: &Position, stats: &mut Stats) -> Result<Score, SolveError> {
+    fn score_any(&self, pos: &Position<W>, stats: &mut Stats) -> Result<Score, SolveError> {
         match terminal_score(pos) {
             Some(s) => Ok(s),
             None => self.score_of(self.node(pos)?, stats),
@@ -479,7 +488,12 @@ impl Solver {
     }
 
     /// Whether the side to move in `pos` (finished or not) has a score of at most `target`.
-    fn at_most(&self, pos: &Position, target: i32, stats: &mut Stats) -> Result<bool, SolveError> {
+    fn at_most(
+        &self,
+        pos: &Position<W>,
+        target: i32,
+        stats: &mut Stats,
+    ) -> Result<bool, SolveError> {
         match terminal_score(pos) {
             Some(s) => Ok(s.to_int() <= target),
             None => Ok(self.probe(self.node(pos)?, target + 1, stats)? <= target),
@@ -496,7 +510,7 @@ impl Solver {
     /// waiting for the last (docs/EXPERIMENTS.md#f0cd9a0).
     fn moves_with_child_at_most(
         &self,
-        children: &[(u8, Position)],
+        children: &[(u8, Position<W>)],
         target: i32,
         stats: &mut Stats,
     ) -> Result<Vec<u8>, SolveError> {
@@ -535,11 +549,11 @@ impl Solver {
     }
 
     /// Solves `pos` in `mode`.
-    pub fn analyze(&self, pos: &Position, mode: Mode) -> Result<Analysis, SolveError> {
+    pub fn analyze(&self, pos: &Position<W>, mode: Mode) -> Result<Analysis, SolveError> {
         let clock = Instant::now();
         let node = self.node(pos)?;
         let mut stats = Stats::default();
-        let children: Vec<(u8, Position)> = pos
+        let children: Vec<(u8, Position<W>)> = pos
             .legal_moves()
             .iter()
             .map(|to| {
@@ -567,7 +581,7 @@ impl Solver {
             } else {
                 Value::Win
             };
-            analysis.winning_moves = Some(winning);
+            analysis.winning_moves = Some(pos.board().cells_of(&winning));
         }
         if mode == Mode::Dte {
             // A lost position scores its moves one by one (see `root_score`); a won one keeps
@@ -581,8 +595,9 @@ impl Solver {
             };
             debug_assert_eq!(score.value, analysis.value);
             analysis.dte = Some(score.dte);
-            analysis.best_moves = Some(best);
-            analysis.pv = Some(self.principal_variation(pos, score, &mut stats)?);
+            analysis.best_moves = Some(pos.board().cells_of(&best));
+            let pv = self.principal_variation(pos, score, &mut stats)?;
+            analysis.pv = Some(pos.board().cells_of(&pv));
         }
         analysis.stats = stats;
         analysis.seconds = clock.elapsed().as_secs_f64();
@@ -601,7 +616,7 @@ impl Solver {
     /// goes first changes the time, never the answer (docs/EXPERIMENTS.md#2a72372-root).
     fn root_score(
         &self,
-        candidates: &[(u8, Position)],
+        candidates: &[(u8, Position<W>)],
         stats: &mut Stats,
     ) -> Result<(Score, Vec<u8>), SolveError> {
         let target = |s: Score| s.child().to_int();
@@ -631,7 +646,7 @@ impl Solver {
     /// The optimal moves: those whose child score makes this position's `score`.
     fn best_moves(
         &self,
-        children: &[(u8, Position)],
+        children: &[(u8, Position<W>)],
         score: Score,
         stats: &mut Stats,
     ) -> Result<Vec<u8>, SolveError> {
@@ -643,7 +658,7 @@ impl Solver {
     /// Follows the lowest-indexed optimal move from `pos` to the end of the game.
     fn principal_variation(
         &self,
-        pos: &Position,
+        pos: &Position<W>,
         score: Score,
         stats: &mut Stats,
     ) -> Result<Vec<u8>, SolveError> {
@@ -670,14 +685,17 @@ impl Solver {
     }
 
     /// The exact score of every legal move's child, as the parent's score, in move order.
-    pub fn move_scores(&self, pos: &Position) -> Result<Vec<(u8, Score)>, SolveError> {
+    pub fn move_scores(&self, pos: &Position<W>) -> Result<Vec<(Cell, Score)>, SolveError> {
         self.node(pos)?;
         let mut stats = Stats::default();
         let mut out = Vec::new();
         for to in pos.legal_moves() {
             let mut child = *pos;
             child.play_unchecked(to);
-            out.push((to, self.score_any(&child, &mut stats)?.parent()));
+            out.push((
+                pos.board().cell(to),
+                self.score_any(&child, &mut stats)?.parent(),
+            ));
         }
         Ok(out)
     }
@@ -690,7 +708,7 @@ impl Solver {
 
 /// The score of a finished position (its side to move has lost or, when the opponent
 /// moved into the mover's goal, won), or `None` if the game goes on.
-pub fn terminal_score(pos: &Position) -> Option<Score> {
+pub fn terminal_score<W: Word>(pos: &Position<W>) -> Option<Score> {
     match pos.outcome() {
         Outcome::InProgress => None,
         Outcome::Won { winner, reason } => {

@@ -19,9 +19,9 @@
 //! follow, the likelier escape of the prey's two moves is tried first; neither changes what
 //! is found, only how many positions are visited.
 
-use rastros_core::Bitboard;
+use rastros_core::{Bitboard, Word};
 
-use crate::geometry::Geometry;
+use crate::geometry::{Bits, Geometry};
 
 /// Prey turns the hunter may take to close a trap.
 pub(crate) const TRAP_DEPTH: u32 = 6;
@@ -33,31 +33,31 @@ pub(crate) const TRAP_WIDTH: u32 = 2;
 const _: () = assert!(TRAP_WIDTH <= 2);
 
 /// One trap search, counting the positions it visits.
-pub(crate) struct Traps<'a> {
-    g: &'a Geometry,
+pub(crate) struct Traps<'a, W: Word> {
+    g: &'a Geometry<W>,
     /// Positions visited (the hunter to move).
     pub nodes: u64,
     /// The cells the prey may not safely step on, and those the hunter may, as given to
     /// [`forces_trap`](Traps::forces_trap): kept here rather than passed down every call.
-    prey_unsafe: u64,
-    hunter_safe: u64,
+    prey_unsafe: W,
+    hunter_safe: W,
 }
 
-impl<'a> Traps<'a> {
-    pub fn new(g: &'a Geometry) -> Traps<'a> {
+impl<'a, W: Word> Traps<'a, W> {
+    pub fn new(g: &'a Geometry<W>) -> Traps<'a, W> {
         Traps {
             g,
             nodes: 0,
-            prey_unsafe: 0,
-            hunter_safe: 0,
+            prey_unsafe: W::ZERO,
+            hunter_safe: W::ZERO,
         }
     }
 
     /// Whether one of the hunter's safe `replies` is next to no cell of `prey_safe` (the
     /// cells the prey may safely step on): one dilation finds every such reply.
     #[inline(always)]
-    fn closes_at_once(&self, replies: u64, prey_safe: u64) -> bool {
-        replies & !self.g.board.adjacent(Bitboard(prey_safe)).0 != 0
+    fn closes_at_once(&self, replies: W, prey_safe: W) -> bool {
+        replies & !self.g.board.adjacent(Bitboard(prey_safe)).0 != W::ZERO
     }
 
     /// Whether the hunter, to move with the snail on `at` and the cells `free` left, can
@@ -68,10 +68,10 @@ impl<'a> Traps<'a> {
     /// counts as a safe move (it wins by it), so a prey next to it is never trapped.
     pub fn forces_trap(
         &mut self,
-        free: u64,
+        free: W,
         at: u8,
-        prey_unsafe: u64,
-        hunter_unsafe: u64,
+        prey_unsafe: W,
+        hunter_unsafe: W,
         depth: u32,
     ) -> bool {
         self.nodes += 1;
@@ -89,37 +89,38 @@ impl<'a> Traps<'a> {
     /// the trap at once and `depth` is at least 1 (the position already counted by the
     /// caller); `prey_safe` is `free` without `prey_unsafe`. Each prey move's position is
     /// tested for a trap that closes at once before any call (most of them end there).
-    fn closes_later(&mut self, free: u64, mut replies: u64, prey_safe: u64, depth: u32) -> bool {
+    fn closes_later(&mut self, free: W, mut replies: W, prey_safe: W, depth: u32) -> bool {
         let nb = &self.g.nb;
         let (prey_unsafe, hunter_safe) = (self.prey_unsafe, self.hunter_safe);
-        'reply: while replies != 0 {
+        'reply: while replies.any() {
             let r = replies.trailing_zeros();
-            replies &= replies - 1;
+            replies = replies.without_lowest();
             let safe = nb[r as usize] & prey_safe;
-            debug_assert!(safe != 0, "no reply closes the trap at once");
+            debug_assert!(safe != W::ZERO, "no reply closes the trap at once");
             if safe.count_ones() > TRAP_WIDTH {
                 continue;
             }
-            let after = free & !(1 << r);
+            let after = free & !W::bit(r as u8);
             // One or two safe prey moves (at least one, as no reply closed the trap at once;
-            // `second` is 64 when there is one). Of two, where a deeper search may follow,
+            // `second` is the word's bits, as `trailing_zeros` of nothing, when there is one). Of two, where a deeper search may follow,
             // the one from which the hunter has fewer replies first: the likelier escape,
             // and one escape refutes the reply.
+            let none = W::BITS as u8;
             let mut first = safe.trailing_zeros() as u8;
-            let mut second = (safe & (safe - 1)).trailing_zeros() as u8;
+            let mut second = (safe.without_lowest()).trailing_zeros() as u8;
             let replies_from = |c: u8| nb[c as usize] & after & hunter_safe;
             if depth > 1
-                && second < 64
+                && second < none
                 && replies_from(second).count_ones() < replies_from(first).count_ones()
             {
                 (first, second) = (second, first);
             }
             for s in [first, second] {
-                if s == 64 {
+                if s == none {
                     break;
                 }
                 self.nodes += 1;
-                let left = after & !(1 << s);
+                let left = after & !W::bit(s);
                 let hunter_replies = replies_from(s);
                 let left_safe = left & !prey_unsafe;
                 if self.closes_at_once(hunter_replies, left_safe) {
@@ -147,25 +148,25 @@ mod tests {
     /// The trap rule as the module documentation states it, with none of the search's
     /// shortcuts (no dilation, no order, one call a position): the reference the fast
     /// search must agree with exactly.
-    fn reference(g: &Geometry, free: u64, at: u8, unsafe_: (u64, u64), depth: u32) -> bool {
+    fn reference<W: Word>(g: &Geometry<W>, free: W, at: u8, unsafe_: (W, W), depth: u32) -> bool {
         let (prey_unsafe, hunter_unsafe) = unsafe_;
         let mut replies = g.nb[at as usize] & free & !hunter_unsafe;
-        while replies != 0 {
+        while replies.any() {
             let r = replies.trailing_zeros() as u8;
-            replies &= replies - 1;
-            let after = free & !(1 << r);
+            replies = replies.without_lowest();
+            let after = free & !W::bit(r);
             let mut safe = g.nb[r as usize] & after & !prey_unsafe;
-            if safe == 0 {
+            if safe == W::ZERO {
                 return true;
             }
             if depth == 0 || safe.count_ones() > TRAP_WIDTH {
                 continue;
             }
             let mut all = true;
-            while safe != 0 {
+            while safe.any() {
                 let s = safe.trailing_zeros() as u8;
-                safe &= safe - 1;
-                all &= reference(g, after & !(1 << s), s, unsafe_, depth - 1);
+                safe = safe.without_lowest();
+                all &= reference(g, after & !W::bit(s), s, unsafe_, depth - 1);
             }
             if all {
                 return true;

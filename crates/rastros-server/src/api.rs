@@ -362,12 +362,12 @@ pub async fn analyze(
         value: a.value.map(|v| v.as_str().to_string()),
         dte: a.dte,
         exact: a.exact,
-        best_moves: game.names(a.best_moves.iter().copied()),
+        best_moves: a.best_moves.iter().map(|c| c.to_string()).collect(),
         moves: a
             .moves
             .iter()
             .map(|m| MoveJson {
-                cell: game.name(m.cell),
+                cell: m.cell.to_string(),
                 value: m.value.map(|v| v.as_str().to_string()),
                 dte: m.dte,
             })
@@ -418,11 +418,11 @@ pub async fn play(
         .map_err(engine_error)?;
     let mut after = game.clone();
     after.pos = pos
-        .play_index(choice.cell)
+        .play(choice.cell)
         .map_err(|e| ApiError::Internal(format!("the engine chose an illegal move: {e}")))?;
-    after.moves.push(choice.cell);
+    after.moves.push(after.pos.snail());
     Ok(Json(MoveResponse {
-        cell: game.name(choice.cell),
+        cell: choice.cell.to_string(),
         level: level.to_string(),
         exact: choice.exact,
         after: after.state(),

@@ -105,8 +105,9 @@ impl Engine {
                 return Ok((line, false));
             };
             // An optimal move of the engine is a legal move of `pos`.
-            pos.play_unchecked(next);
-            line.push(next);
+            let to = (pos.board().index(next)).expect("the engine answers cells of its board");
+            pos.play_unchecked(to);
+            line.push(to);
         }
         Ok((line, true))
     }

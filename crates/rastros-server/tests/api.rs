@@ -167,7 +167,7 @@ async fn analysis_equals_the_solver_on_random_positions() {
             let listed = a["moves"].as_array().unwrap();
             assert_eq!(listed.len(), scores.len(), "{pos}: every legal move once");
             for (to, s) in scores {
-                let name = board.cell(to).to_string();
+                let name = to.to_string();
                 let m = listed
                     .iter()
                     .find(|m| m["move"] == name.as_str())

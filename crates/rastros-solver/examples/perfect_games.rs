@@ -195,13 +195,13 @@ fn run() -> Result<serde_json::Value, String> {
                 }
                 choice.cell
             } else if o.strong {
-                let best = strong_moves(&pos, STRONG_DEPTH);
+                let best = board.cells_of(&strong_moves(&pos, STRONG_DEPTH));
                 best[rng.random_range(0..best.len())]
             } else {
-                let legal: Vec<u8> = pos.legal_moves().iter().collect();
+                let legal: Vec<_> = pos.moves().collect();
                 legal[rng.random_range(0..legal.len())]
             };
-            pos = pos.play_index(to).map_err(|e| e.to_string())?;
+            pos = pos.play(to).map_err(|e| e.to_string())?;
         }
         plies += pos.ply();
         if matches!(pos.outcome(), Outcome::Won { winner: w, .. } if w == winner) {

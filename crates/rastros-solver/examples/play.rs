@@ -6,7 +6,7 @@
 
 use std::error::Error;
 
-use rastros_core::{Board, Outcome, Player, Position};
+use rastros_core::{Board, Cell, Outcome, Player, Position};
 use rastros_solver::player::{Engine, Level};
 use rastros_solver::SolverConfig;
 
@@ -22,18 +22,15 @@ fn main() -> Result<(), Box<dyn Error>> {
     while !pos.is_over() {
         let cell = if pos.side_to_move() == Player::One {
             // Your move: the first legal one (a real front end asks the user).
-            pos.legal_moves()
-                .iter()
-                .next()
-                .ok_or("a game in play has a move")?
+            pos.moves().next().ok_or("a game in play has a move")?
         } else {
             engine.choose(&pos, Level::Perfect, 7, None)?.cell
         };
         moves.push(cell);
-        pos = pos.play_index(cell)?;
+        pos = pos.play(cell)?;
     }
     println!("{}", pos.diagram());
-    println!("moves: {}", board.names_in_order(moves));
+    println!("moves: {}", Cell::names(&moves));
     if let Outcome::Won { winner, .. } = pos.outcome() {
         println!("player {} wins", winner.index() + 1);
     }

@@ -6,7 +6,7 @@
 
 use std::error::Error;
 
-use rastros_core::Position;
+use rastros_core::{Cell, Position};
 use rastros_solver::{Mode, Solver, SolverConfig};
 
 fn main() -> Result<(), Box<dyn Error>> {
@@ -29,9 +29,9 @@ fn run(arg: Option<String>) -> Result<(), Box<dyn Error>> {
     let best = answer
         .best_moves
         .ok_or("a DTE solve gives the optimal moves")?;
-    println!("optimal moves: {}", board.names_in_order(best));
+    println!("optimal moves: {}", Cell::names(&best));
     let pv = answer.pv.ok_or("a DTE solve gives the PV")?;
-    println!("principal variation: {}", board.names_in_order(pv));
+    println!("principal variation: {}", Cell::names(&pv));
     Ok(())
 }
 

@@ -3,7 +3,7 @@
 //! Solve 4x4 from `b3` and print the value, the distance to the end and the optimal moves:
 //!
 //! ```
-//! use rastros_core::{Board, Position};
+//! use rastros_core::{Board, Cell, Position};
 //! use rastros_solver::{Mode, Solver, SolverConfig, Value};
 //!
 //! // 4x4 has no centre cell, so the snail's start is named.
@@ -13,9 +13,9 @@
 //! let solver = Solver::new(board, config).unwrap();
 //!
 //! let answer = solver.analyze(&start, Mode::Dte).unwrap();
-//! // Moves are cell indices; the board names them.
-//! let best = board.names_in_order(answer.best_moves.clone().unwrap());
-//! let pv = board.names_in_order(answer.pv.clone().unwrap());
+//! // Moves are cells, which print their names.
+//! let best = Cell::names(&answer.best_moves.clone().unwrap());
+//! let pv = Cell::names(&answer.pv.clone().unwrap());
 //! println!("{} in {} plies; optimal moves {best}", answer.value, answer.dte.unwrap());
 //!
 //! // Player 1 wins in 5 plies: a4, then down the a-file to the goal a1.
@@ -87,3 +87,14 @@ pub use solver::{
     DEFAULT_HASH_MB, DEFAULT_POCKET_MIN_REGION,
 };
 pub use units::{Manifest, Merged, Split, Unit, UnitError, UnitResult};
+
+/// The cell indices of `cells`, the moves the solver gave for a position of `board`: what
+/// the books, units, checkpoints and the engine keep (their formats and loops use indices).
+pub(crate) fn indices<W: rastros_core::Word>(
+    board: &rastros_core::Board<W>,
+    cells: &[rastros_core::Cell],
+) -> Vec<u8> {
+    board
+        .indices_of(cells)
+        .expect("the solver answers cells of its own board")
+}

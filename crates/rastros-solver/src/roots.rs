@@ -695,7 +695,7 @@ impl<'a> RootSolver<'a> {
             if score.dte > 1 {
                 let a = self.solver.analyze(&child, Mode::Dte)?;
                 *stats += a.stats;
-                line.extend(a.pv.unwrap_or_default());
+                line.extend(crate::indices(child.board(), &a.pv.unwrap_or_default()));
             }
         } else {
             line.extend(line_of_play(self.solver, &child)?);
@@ -770,12 +770,13 @@ impl<'a> RootSolver<'a> {
         }
         let mode = self.checkpoint.mode;
         let best = self.best().expect("a complete solve has a move").clone();
-        let pv = (mode == Mode::Dte).then(|| best.pv.clone());
+        let board = self.solver.board();
+        let pv = (mode == Mode::Dte).then(|| board.cells_of(&best.pv));
         let done = &self.checkpoint.done;
         let sorted = |keep: &dyn Fn(&RootMove) -> bool| {
             let mut v: Vec<u8> = done.iter().filter(|m| keep(m)).map(|m| m.to).collect();
             v.sort_unstable();
-            v
+            board.cells_of(&v)
         };
         let stats = Stats {
             nodes: done.iter().map(|m| m.nodes).sum(),

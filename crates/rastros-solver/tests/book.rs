@@ -96,7 +96,8 @@ fn entries_agree_with_the_solver() {
             let a = solver.analyze(&pos, Mode::Dte).unwrap();
             assert_eq!(a.value, e.value, "value of {pos}");
             assert_eq!(a.dte, Some(u32::from(e.dte)), "dte of {pos}");
-            assert_eq!(bits(&a.best_moves.unwrap()), e.best, "best moves of {pos}");
+            let best = board.indices_of(&a.best_moves.unwrap()).unwrap();
+            assert_eq!(bits(&best), e.best, "best moves of {pos}");
         }
         // Random positions reached by real lines, through probe.
         for _ in 0..150 {
@@ -105,7 +106,11 @@ fn entries_agree_with_the_solver() {
             let a = solver.analyze(&pos, Mode::Dte).unwrap();
             assert_eq!(hit.value, a.value, "value of {pos}");
             assert_eq!(Some(hit.dte), a.dte, "dte of {pos}");
-            assert_eq!(Some(hit.best_moves), a.best_moves, "best moves of {pos}");
+            assert_eq!(
+                Some(board.cells_of(&hit.best_moves)),
+                a.best_moves,
+                "best moves of {pos}"
+            );
             assert!(u32::from(hit.entry.ply) <= pos.ply());
         }
     }
@@ -481,7 +486,8 @@ fn the_committed_7x7_book_loads_and_agrees_with_the_solver() {
         let a = solver.analyze(&pos, Mode::Dte).unwrap();
         assert_eq!(a.value, e.value, "value of {pos}");
         assert_eq!(a.dte, Some(u32::from(e.dte)), "dte of {pos}");
-        assert_eq!(bits(&a.best_moves.unwrap()), e.best, "best moves of {pos}");
+        let best = board.indices_of(&a.best_moves.unwrap()).unwrap();
+        assert_eq!(bits(&best), e.best, "best moves of {pos}");
     }
     // Every entry is checked against its children, or else (the deepest ply) open to a
     // search: a sample spread over the file is searched.

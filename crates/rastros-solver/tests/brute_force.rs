@@ -5,10 +5,9 @@
 
 mod common;
 
-use common::{random_line, reachable, rng, solver_with, Brute};
-use rand::rngs::ChaCha8Rng;
+use common::{check, random_positions, reachable, rng, solver_with, Brute};
 use rastros_core::{Board, Position};
-use rastros_solver::{Mode, Solver, SolverConfig};
+use rastros_solver::{Solver, SolverConfig};
 
 fn solver(board: &'static Board, threads: usize, hash_mb: usize, matching: bool) -> Solver {
     let config = SolverConfig {
@@ -29,55 +28,6 @@ fn pocket_solver(board: &'static Board, threads: usize, pocket_min_region: u32) 
         ..SolverConfig::default()
     };
     solver_with(board, config)
-}
-
-/// Checks every answer of `solver` about `pos`; returns how many positions had their
-/// pockets reduced on the way.
-fn check(solver: &Solver, brute: &mut Brute, pos: &Position) -> u64 {
-    let a = solver.analyze(pos, Mode::Dte).unwrap();
-    let s = brute.score(pos);
-    assert_eq!(a.value, s.value, "value of {pos}");
-    assert_eq!(a.dte, Some(s.dte), "dte of {pos}");
-    assert_eq!(
-        a.winning_moves.unwrap(),
-        brute.winning_moves(pos),
-        "winning moves of {pos}"
-    );
-    assert_eq!(
-        a.best_moves.unwrap(),
-        brute.optimal_moves(pos),
-        "optimal moves of {pos}"
-    );
-    // The PV is a legal line of optimal moves that ends the game in exactly DTE plies.
-    let pv = a.pv.unwrap();
-    assert_eq!(pv.len() as u32, s.dte, "pv length of {pos}");
-    let mut p = *pos;
-    for &m in &pv {
-        assert!(brute.optimal_moves(&p).contains(&m), "pv move of {pos}");
-        p = p.play_index(m).unwrap();
-    }
-    assert!(p.is_over());
-    a.stats.pockets
-}
-
-/// Positions along random lines from every start of `board` in turn, each with the index of
-/// its line, kept to those plain brute force finishes quickly (at most 17 cells in the
-/// snail's region: it is exponential).
-fn random_positions(
-    board: &'static Board,
-    count: usize,
-    rng: &mut ChaCha8Rng,
-) -> Vec<(usize, Position)> {
-    let starts: Vec<u8> = (board.cells() - board.goals()).iter().collect();
-    (0..count)
-        .filter_map(|i| {
-            let start = Position::start(board, board.cell(starts[i % starts.len()])).unwrap();
-            let plies = board.size() as usize / 3 + i % (board.size() as usize / 2);
-            let pos = random_line(&start, plies, rng);
-            let small = board.reachable(pos.free(), pos.snail()).len() <= 17;
-            (!pos.is_over() && small).then_some((i, pos))
-        })
-        .collect()
 }
 
 fn all_positions(w: u32, h: u32) -> Vec<Position> {

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
-use rastros_core::{Board, Outcome, Position};
+use rastros_core::{Board, Cell, Outcome, Position};
 use rastros_solver::book::{Book, BookBuilder, BuildOutcome};
 use rastros_solver::player::{
     best_of, strong_moves, strong_scores, Engine, EngineError, Level, MoveVerdict, STRONG_DEPTH,
@@ -73,13 +73,13 @@ fn random_positions(
 }
 
 /// The optimal moves of `pos` by the solver, lowest cell first.
-fn optimal(solver: &Solver, pos: &Position) -> Vec<u8> {
+fn optimal(solver: &Solver, pos: &Position) -> Vec<Cell> {
     let mut moves = solver.analyze(pos, Mode::Dte).unwrap().best_moves.unwrap();
     moves.sort_unstable();
     moves
 }
 
-fn verdicts(scores: &[(u8, rastros_solver::Score)]) -> Vec<MoveVerdict> {
+fn verdicts(scores: &[(Cell, rastros_solver::Score)]) -> Vec<MoveVerdict> {
     scores
         .iter()
         .map(|&(cell, s)| MoveVerdict {
@@ -175,10 +175,10 @@ fn play_out(
         let to = if pos.side_to_move() == me {
             player.choose(&pos, level, rng.random(), None).unwrap().cell
         } else {
-            let legal: Vec<u8> = pos.legal_moves().iter().collect();
+            let legal: Vec<Cell> = pos.moves().collect();
             legal[rng.random_range(0..legal.len())]
         };
-        pos = pos.play_index(to).expect("players play legal moves");
+        pos = pos.play(to).expect("players play legal moves");
         plies += 1;
     }
     match pos.outcome() {
@@ -237,7 +237,7 @@ fn easy_plays_an_optimal_move_about_three_times_in_four_when_half_the_moves_are_
         let hits = (0..n)
             .filter(|&seed| {
                 let choice = player.choose(&pos, Level::Easy, seed, None).unwrap();
-                assert!(pos.legal_moves().has(choice.cell), "{pos}");
+                assert!(pos.play(choice.cell).is_ok(), "{pos}");
                 best.contains(&choice.cell)
             })
             .count() as f64;
@@ -260,15 +260,16 @@ fn strong_takes_a_goal_in_one_and_avoids_the_opponents() {
     let mut player = new_player(board);
     // Engine 1 on b2 enters a1 at once, whatever the seed.
     let p1 = Position::start(board, "b2".parse().unwrap()).unwrap();
+    let a1 = Cell::new(0, 0);
     assert_eq!(strong_moves(&p1, STRONG_DEPTH), vec![0]);
     for seed in 0..8 {
         let choice = player.choose(&p1, Level::Strong, seed, None).unwrap();
-        assert_eq!(choice.cell, 0);
+        assert_eq!(choice.cell, a1);
     }
     // Engine 2 next to a1 never steps into it while another move exists.
     let p2 = Position::centre(board).unwrap().play_moves("b2").unwrap();
-    let moves = strong_moves(&p2, STRONG_DEPTH);
-    assert!(!moves.is_empty() && !moves.contains(&0), "{moves:?}");
+    let moves = board.cells_of(&strong_moves(&p2, STRONG_DEPTH));
+    assert!(!moves.is_empty() && !moves.contains(&a1), "{moves:?}");
     for seed in 0..8 {
         let choice = player.choose(&p2, Level::Strong, seed, None).unwrap();
         assert!(moves.contains(&choice.cell));
@@ -299,7 +300,7 @@ fn strong_finds_every_win_within_six_plies() {
         for pos in random_positions(board, plies..=plies, 60, &mut rng) {
             let v = player.verdict(&pos, None).unwrap();
             if v.value == Some(Value::Win) && v.dte.unwrap() <= STRONG_DEPTH {
-                let strong = strong_moves(&pos, STRONG_DEPTH);
+                let strong = board.cells_of(&strong_moves(&pos, STRONG_DEPTH));
                 assert!(strong.iter().all(|m| v.best_moves.contains(m)), "{pos}");
                 checked += 1;
             }
@@ -319,14 +320,14 @@ fn the_same_seed_replays_the_same_game_and_another_seed_another() {
         while !pos.is_over() {
             let choice = player.choose(&pos, level, seeds.random(), None).unwrap();
             line.push(choice.cell);
-            pos = pos.play_index(choice.cell).unwrap();
+            pos = pos.play(choice.cell).unwrap();
         }
         line
     };
     let mut a = new_player(board);
     let mut b = new_player(board);
     for level in Level::ALL {
-        let games: Vec<Vec<u8>> = (0..6).map(|seed| game(&mut a, level, seed)).collect();
+        let games: Vec<Vec<Cell>> = (0..6).map(|seed| game(&mut a, level, seed)).collect();
         // A second player (a cold table) replays every game move for move.
         for (seed, line) in games.iter().enumerate() {
             assert_eq!(&game(&mut b, level, seed as u64), line, "{level}");
@@ -356,10 +357,13 @@ fn a_deadline_in_the_past_answers_at_once_from_the_strong_search() {
     assert_eq!((a.value, a.dte), (None, None));
     assert_eq!(a.moves.len(), 8);
     assert!(a.moves.iter().all(|m| m.value.is_none() && m.dte.is_none()));
-    assert_eq!(a.best_moves, strong_moves(&start, STRONG_DEPTH));
+    assert_eq!(
+        a.best_moves,
+        board.cells_of(&strong_moves(&start, STRONG_DEPTH))
+    );
     for level in Level::ALL {
         let choice = player.choose(&start, level, 9, past).unwrap();
-        assert!(start.legal_moves().has(choice.cell), "{level}");
+        assert!(start.play(choice.cell).is_ok(), "{level}");
         // Strong needs no solve; perfect does, and easy does when its coin says so.
         if level == Level::Perfect {
             assert!(!choice.exact);
@@ -398,7 +402,7 @@ fn a_deadline_interrupts_a_long_solve_and_later_answers_stay_exact() {
             Some(Instant::now() + Duration::from_millis(50)),
         )
         .unwrap();
-    assert!(!choice.exact && start.legal_moves().has(choice.cell));
+    assert!(!choice.exact && start.play(choice.cell).is_ok());
     // On 7x7 positions that take longer than 1 ms to solve, interrupted solves leave the
     // table sound: the same player's exact answers afterwards equal a fresh solver's.
     let board = sized(7, 7);
@@ -626,8 +630,8 @@ fn a_win_in_one_is_exact_at_once() {
     assert!(v.exact);
     assert_eq!(
         (v.value, v.dte, v.best_moves),
-        (Some(Value::Win), Some(1), vec![0])
+        (Some(Value::Win), Some(1), vec![Cell::new(0, 0)])
     );
     let c = player.choose(&pos, Level::Perfect, 1, deadline).unwrap();
-    assert_eq!((c.cell, c.exact), (0, true));
+    assert_eq!((c.cell, c.exact), (Cell::new(0, 0), true));
 }

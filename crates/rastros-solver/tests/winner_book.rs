@@ -66,7 +66,7 @@ fn play_out(book: &WinnerBook, solver: &Solver, rng: &mut ChaCha8Rng) -> Player 
             None => {
                 assert!(pos.ply() >= book.plies(), "book misses ply {}", pos.ply());
                 let a = solver.analyze(pos, rastros_solver::Mode::Winning).unwrap();
-                a.winning_moves.unwrap()[0]
+                pos.board().index(a.winning_moves.unwrap()[0]).unwrap()
             }
         }
     })
@@ -241,9 +241,9 @@ fn engine_with_a_winners_book_wins_against_random_moves() {
                 let c = engine.choose(pos, Level::Perfect, seed, None).unwrap();
                 assert!(c.exact);
                 if let Some(m) = book.probe(pos) {
-                    assert_eq!(c.cell, m, "the book's move first");
+                    assert_eq!(c.cell, pos.board().cell(m), "the book's move first");
                 }
-                c.cell
+                pos.board().index(c.cell).unwrap()
             });
             assert_eq!(winner, book.winner(), "{w}x{h} {cell} game {seed}");
         }
@@ -308,7 +308,7 @@ fn engine_with_committed_tables_wins_8x8() {
                     .choose(pos, Level::Perfect, seed, Some(deadline))
                     .unwrap();
                 assert!(c.exact, "{cell} game {seed} ply {}", pos.ply());
-                c.cell
+                pos.board().index(c.cell).unwrap()
             });
             assert_eq!(winner, Player::Two, "{cell} game {seed}");
         }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use rastros_core::{Board, Outcome, Position};
+use rastros_core::{Board, Cell, Outcome, Position, Word};
 use rastros_search::{Score, Solver, SolverConfig, Value};
 
 /// The tests' solver for `board`: one thread and a 16 MiB table (answers never depend on
@@ -21,7 +21,7 @@ use rastros_search::{Score, Solver, SolverConfig, Value};
 /// # Panics
 ///
 /// If the table cannot be allocated.
-pub fn solver(board: &'static Board) -> Solver {
+pub fn solver<W: Word>(board: &'static Board<W>) -> Solver<W> {
     solver_with(
         board,
         SolverConfig {
@@ -37,7 +37,7 @@ pub fn solver(board: &'static Board) -> Solver {
 /// # Panics
 ///
 /// If `config` is refused (a table that cannot be allocated, too many threads).
-pub fn solver_with(board: &'static Board, config: SolverConfig) -> Solver {
+pub fn solver_with<W: Word>(board: &'static Board<W>, config: SolverConfig) -> Solver<W> {
     Solver::new(board, config).unwrap()
 }
 
@@ -50,15 +50,24 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
 /// The exact score of any position (finished or not) by plain negamax over every legal
 /// move: no table tricks, no pruning, no symmetry, no region folding. A memo keyed by the
 /// whole position (slime and snail; the side to move follows from the slime) only avoids
-/// recomputing identical positions and changes no answer.
-#[derive(Default, Debug)]
-pub struct Brute {
-    memo: HashMap<(u64, u8), Score>,
+/// recomputing identical positions and changes no answer. Generic over the word, so the
+/// same reference checks boards of 65 to 128 cells.
+#[derive(Debug)]
+pub struct Brute<W: Word = u64> {
+    memo: HashMap<(W, u8), Score>,
 }
 
-impl Brute {
+impl<W: Word> Default for Brute<W> {
+    fn default() -> Self {
+        Brute {
+            memo: HashMap::new(),
+        }
+    }
+}
+
+impl<W: Word> Brute<W> {
     /// The exact score of `pos` for its side to move.
-    pub fn score(&mut self, pos: &Position) -> Score {
+    pub fn score(&mut self, pos: &Position<W>) -> Score {
         if let Outcome::Won { winner, .. } = pos.outcome() {
             let value = if winner == pos.side_to_move() {
                 Value::Win
@@ -86,24 +95,20 @@ impl Brute {
     }
 
     /// Whether the side to move of `pos` wins.
-    pub fn wins(&mut self, pos: &Position) -> bool {
+    pub fn wins(&mut self, pos: &Position<W>) -> bool {
         self.score(pos).value == Value::Win
     }
 
-    /// Every move with its parent-side score.
-    pub fn move_scores(&mut self, pos: &Position) -> Vec<(u8, Score)> {
-        pos.legal_moves()
-            .iter()
-            .map(|to| {
-                let mut child = *pos;
-                child.play_unchecked(to);
-                (to, self.score(&child).parent())
-            })
+    /// Every move with its parent-side score, lowest cell index first (as
+    /// `Solver::move_scores`).
+    pub fn move_scores(&mut self, pos: &Position<W>) -> Vec<(Cell, Score)> {
+        pos.moves()
+            .map(|to| (to, self.score(&pos.play(to).unwrap()).parent()))
             .collect()
     }
 
     /// The moves that win.
-    pub fn winning_moves(&mut self, pos: &Position) -> Vec<u8> {
+    pub fn winning_moves(&mut self, pos: &Position<W>) -> Vec<Cell> {
         self.move_scores(pos)
             .into_iter()
             .filter(|(_, s)| s.value == Value::Win)
@@ -112,7 +117,7 @@ impl Brute {
     }
 
     /// The moves that keep the exact score (value and distance to the end).
-    pub fn optimal_moves(&mut self, pos: &Position) -> Vec<u8> {
+    pub fn optimal_moves(&mut self, pos: &Position<W>) -> Vec<Cell> {
         let best = self.score(pos);
         self.move_scores(pos)
             .into_iter()
@@ -123,7 +128,7 @@ impl Brute {
 }
 
 /// Every position reachable from `start` (including `start`), finished ones too.
-pub fn reachable(start: &Position) -> Vec<Position> {
+pub fn reachable<W: Word>(start: &Position<W>) -> Vec<Position<W>> {
     let mut out = Vec::new();
     let mut stack = vec![*start];
     while let Some(pos) = stack.pop() {
@@ -139,7 +144,11 @@ pub fn reachable(start: &Position) -> Vec<Position> {
 
 /// A random game of up to `plies` plies from `start`, stopping before a move that ends it
 /// (so the result is still in progress unless `start` is over).
-pub fn random_line(start: &Position, plies: usize, rng: &mut ChaCha8Rng) -> Position {
+pub fn random_line<W: Word>(
+    start: &Position<W>,
+    plies: usize,
+    rng: &mut ChaCha8Rng,
+) -> Position<W> {
     let mut pos = *start;
     for _ in 0..plies {
         let moves: Vec<u8> = pos.legal_moves().iter().collect();
@@ -159,20 +168,20 @@ pub fn random_line(start: &Position, plies: usize, rng: &mut ChaCha8Rng) -> Posi
 
 /// Free cells of `board` for a snail on `snail`: every other cell free with a probability
 /// drawn from `density` (in percent), the goals free unless the snail stands on one.
-pub fn random_free(
+pub fn random_free<W: Word>(
     rng: &mut ChaCha8Rng,
-    board: &Board,
+    board: &Board<W>,
     snail: u8,
     density: std::ops::Range<u32>,
-) -> u64 {
+) -> W {
     let density = rng.random_range(density);
-    let mut free = 0u64;
+    let mut free = W::ZERO;
     for cell in 0..board.size() {
         if cell != u32::from(snail) && rng.random_range(0..100) < density {
-            free |= 1 << cell;
+            free |= W::ONE << cell;
         }
     }
-    free | board.goals().0 & !(1 << snail)
+    free | board.goals().0 & !(W::ONE << u32::from(snail))
 }
 
 /// A claim about `pos` other than `score` whose line of play backs it, as a faulty solver

@@ -1,6 +1,7 @@
 //! `rastros analyze`: the goal-free (maximum matching) verdict next to the solver's answer.
 
 use clap::Args;
+use rastros_core::Word;
 use serde_json::json;
 
 use crate::args::{CliError, PositionArgs, SearchArgs};
@@ -18,9 +19,17 @@ pub struct AnalyzeArgs {
     json: bool,
 }
 
-/// Runs `rastros analyze`.
+/// Runs `rastros analyze`, on the 128-bit word for boards of more than 64 cells.
 pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
-    let pos = args.pos.resolve_in_progress()?;
+    if args.pos.is_wide() {
+        run_in::<u128>(args)
+    } else {
+        run_in::<u64>(args)
+    }
+}
+
+fn run_in<W: Word>(args: AnalyzeArgs) -> Result<(), CliError> {
+    let pos = args.pos.resolve_in_progress_in::<W>()?;
     let board = pos.board();
     let solver = args.search.solver(board)?;
     let solver_value = solver.value(&pos)?;

@@ -106,7 +106,7 @@ impl Builtin {
         pos: &Position,
         seed: u64,
         deadline: Instant,
-    ) -> Result<(u8, bool), CliError> {
+    ) -> Result<(Cell, bool), CliError> {
         let choice = self.engine.choose(pos, self.level, seed, Some(deadline))?;
         Ok((choice.cell, choice.exact))
     }
@@ -146,9 +146,9 @@ pub fn run(args: BotArgs) -> Result<(), CliError> {
     let deadline = clock + budget * SEARCH_SHARE_PERCENT / 100;
     let (cell, exact) = engine.choose(&pos, seed, deadline)?;
     let mut next: GameFile = game.clone();
-    next.play(cell)?;
+    next.play(pos.board().index(cell)?)?;
     fsio::write_atomic(&args.output, "OUT", next.to_string().as_bytes())?;
-    let name = pos.board().cell(cell).to_string();
+    let name = cell.to_string();
     if args.json {
         let ms = clock.elapsed().as_secs_f64() * 1e3;
         outln!(

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use clap::Args;
-use rastros_core::perft_divide;
+use rastros_core::{perft_divide, Word};
 use rastros_solver::parallel::parallel_perft;
 use serde_json::json;
 
@@ -30,9 +30,17 @@ pub struct PerftArgs {
     json: bool,
 }
 
-/// Runs `rastros perft`.
+/// Runs `rastros perft`, on the 128-bit word for boards of more than 64 cells.
 pub fn run(args: PerftArgs) -> Result<(), CliError> {
-    let pos = args.pos.resolve()?;
+    if args.pos.is_wide() {
+        run_in::<u128>(args)
+    } else {
+        run_in::<u64>(args)
+    }
+}
+
+fn run_in<W: Word>(args: PerftArgs) -> Result<(), CliError> {
+    let pos = args.pos.resolve_in::<W>()?;
     let board = pos.board();
     check_depth("--depth", args.depth, board)?;
     let clock = Instant::now();
@@ -64,7 +72,7 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
         if let Some(divide) = &divide {
             let map: serde_json::Map<String, serde_json::Value> = divide
                 .iter()
-                .map(|&(to, n)| (board.cell(to).to_string(), json!(n)))
+                .map(|&(to, n)| (to.to_string(), json!(n)))
                 .collect();
             out["divide"] = serde_json::Value::Object(map);
         }
@@ -72,7 +80,7 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
     } else {
         if let Some(divide) = &divide {
             for &(to, n) in divide {
-                outln!("{:<4} {n}", board.cell(to).to_string());
+                outln!("{:<4} {n}", to.to_string());
             }
             outln!();
         }

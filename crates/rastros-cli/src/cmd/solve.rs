@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use rastros_core::Position;
+use rastros_core::{Position, Word};
 use rastros_solver::{Analysis, Mode, RootSolver, RootsError, SolveError, Solver};
 use serde_json::json;
 
@@ -57,24 +57,61 @@ pub struct SolveArgs {
     resume: Option<PathBuf>,
 }
 
-/// Runs `rastros solve`.
+/// Runs `rastros solve`, on the 128-bit word for boards of more than 64 cells (which have
+/// no checkpoints yet: their format holds 64-bit positions).
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
-    let pos = args.pos.resolve_in_progress()?;
-    let solver = args.search.solver(pos.board())?;
-    let a = if let Some(file) = &args.resume {
-        solve_by_roots(&args, &pos, &solver, file, true)?
-    } else if let Some(file) = &args.checkpoint {
-        solve_by_roots(&args, &pos, &solver, file, false)?
-    } else {
-        let progress = Progress::start(&solver, "solving");
-        let result = solver.analyze(&pos, args.mode.into());
-        progress.finish();
-        result?
+    if !args.pos.is_wide() {
+        let pos = args.pos.resolve_in_progress()?;
+        let solver = args.search.solver(pos.board())?;
+        let a = if let Some(file) = &args.resume {
+            solve_by_roots(&args, &pos, &solver, file, true)?
+        } else if let Some(file) = &args.checkpoint {
+            solve_by_roots(&args, &pos, &solver, file, false)?
+        } else {
+            analyze(&args, &pos, &solver)?
+        };
+        return report(&args, &pos, &solver, &a);
+    }
+    let option = match (&args.checkpoint, &args.resume) {
+        (Some(_), _) => Some("--checkpoint"),
+        (_, Some(_)) => Some("--resume"),
+        (None, None) => None,
     };
+    if let Some(option) = option {
+        return Err(CliError(format!(
+            "{option}: checkpoints hold boards of at most 64 cells; solve larger boards without \
+             it (or split them into work units)"
+        )));
+    }
+    let pos = args.pos.resolve_in_progress_in::<u128>()?;
+    let solver = args.search.solver(pos.board())?;
+    let a = analyze(&args, &pos, &solver)?;
+    report(&args, &pos, &solver, &a)
+}
+
+/// Solves `pos` in one go, with a progress bar.
+fn analyze<W: Word>(
+    args: &SolveArgs,
+    pos: &Position<W>,
+    solver: &Solver<W>,
+) -> Result<Analysis, CliError> {
+    let progress = Progress::start(solver, "solving");
+    let result = solver.analyze(pos, args.mode.into());
+    progress.finish();
+    Ok(result?)
+}
+
+/// Prints the answer `a`, as JSON or text.
+fn report<W: Word>(
+    args: &SolveArgs,
+    pos: &Position<W>,
+    solver: &Solver<W>,
+    a: &Analysis,
+) -> Result<(), CliError> {
     if args.json {
-        outln!("{}", to_json(&args, &pos, &solver, &a)?);
+        outln!("{}", to_json(args, pos, solver, a)?);
     } else {
-        print_text(&args, &pos, &solver, &a)?;
+        print_text(args, pos, solver, a)?;
     }
     Ok(())
 }
@@ -119,14 +156,14 @@ fn solve_by_roots(
     }
 }
 
-fn to_json(
+fn to_json<W: Word>(
     args: &SolveArgs,
-    pos: &Position,
-    solver: &Solver,
+    pos: &Position<W>,
+    solver: &Solver<W>,
     a: &Analysis,
 ) -> Result<serde_json::Value, CliError> {
     let board = pos.board();
-    let start = args.pos.start_position().ok();
+    let start = args.pos.start_position_in::<W>().ok();
     let start = if args.pos.position.is_some() {
         None
     } else {
@@ -149,10 +186,10 @@ fn to_json(
     Ok(out)
 }
 
-fn print_text(
+fn print_text<W: Word>(
     args: &SolveArgs,
-    pos: &Position,
-    solver: &Solver,
+    pos: &Position<W>,
+    solver: &Solver<W>,
     a: &Analysis,
 ) -> Result<(), CliError> {
     print_analysis(pos, a)?;

@@ -4,6 +4,7 @@
 use super::{Frame, Searcher, Shared, TABLE_MIN_REGION};
 use crate::geometry::Node;
 use crate::score::to_absolute;
+use rastros_core::Word;
 
 /// Positions whose region has at least this many cells look up their children in the table
 /// before searching any (enhanced transposition cutoff): a child already known to refute
@@ -12,13 +13,19 @@ use crate::score::to_absolute;
 /// the nodes saved; how 35 was chosen: docs/EXPERIMENTS.md#ad9cb29-etc.
 pub(super) const ETC_MIN_REGION: u32 = 35;
 
-impl Frame {
+impl<W: Word> Frame<W> {
     /// The children's keys, computed before this node's own probe so that their buckets
     /// load while it waits: all of them where the enhanced transposition cutoff will read
     /// them (a `big` node), else the first child's. The regions computed on the way are
     /// kept for the children.
     #[inline(always)]
-    pub(super) fn prefetch_children(&mut self, shared: &Shared, n: Node, cells: i32, big: bool) {
+    pub(super) fn prefetch_children(
+        &mut self,
+        shared: &Shared<W>,
+        n: Node<W>,
+        cells: i32,
+        big: bool,
+    ) {
         let g = shared.geo;
         let ahead = if big {
             self.count
@@ -33,7 +40,7 @@ impl Frame {
         };
         for i in 0..ahead {
             let c = parent.child(self.moves[i]);
-            if self.regions[i] == 0 {
+            if self.regions[i] == W::ZERO {
                 self.regions[i] = g.region_after(self.region, self.base, c.snail);
             }
             let r = self.regions[i];
@@ -46,11 +53,11 @@ impl Frame {
     }
 }
 
-impl Searcher<'_> {
+impl<W: Word> Searcher<'_, W> {
     /// Enhanced transposition cutoff: the score of the node of `f` if one of its children's
     /// stored upper bounds already refutes it, or `None`. The children's keys were computed,
     /// and their buckets prefetched, in the prelude.
-    pub(super) fn etc(&mut self, f: &Frame, ply: i32) -> Option<i32> {
+    pub(super) fn etc(&mut self, f: &Frame<W>, ply: i32) -> Option<i32> {
         for (k, &to) in f.child_keys.iter().zip(&f.moves[..f.count]) {
             let Some((k, _)) = k else { continue };
             if let Some(e) = self.probe(*k) {

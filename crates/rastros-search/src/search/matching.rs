@@ -2,13 +2,14 @@
 //! (the proof is in docs/SOLVER.md).
 
 use rastros_core::matching::geography_winning_move;
+use rastros_core::Word;
 
 use super::{Frame, Keyed, Rules, Searcher, Step};
 use crate::geometry::Node;
 use crate::score::{to_relative, MATE};
 use crate::table::Entry;
 
-impl Searcher<'_> {
+impl<W: Word> Searcher<'_, W> {
     /// The matching's verdict ([`geography`](Searcher::geography)), asked only when a win or
     /// a loss would end the node (in the narrow windows of a distance search it rarely
     /// would). The table is probed first there: a stored answer saves the matchings, which
@@ -19,12 +20,12 @@ impl Searcher<'_> {
     #[inline(always)]
     pub(super) fn early_probe_and_matching(
         &mut self,
-        n: Node,
+        n: Node<W>,
         ply: i32,
         cells: i32,
-        rules: &Rules,
-        keyed: Option<Keyed>,
-        f: &mut Frame,
+        rules: &Rules<W>,
+        keyed: Option<Keyed<W>>,
+        f: &mut Frame<W>,
     ) -> Step<(Option<Option<Entry>>, Option<u8>)> {
         let (own, opp) = (rules.own, rules.opp);
         let region = f.region;
@@ -90,10 +91,10 @@ impl Searcher<'_> {
     #[inline]
     fn geography(
         &mut self,
-        region: u64,
+        region: W,
         snail: u8,
-        own: u64,
-        opp: u64,
+        own: W,
+        opp: W,
         ends: [bool; 2],
     ) -> Option<(bool, Option<u8>)> {
         let nb = &self.shared.geo.nb;
@@ -102,7 +103,7 @@ impl Searcher<'_> {
             return None;
         }
         self.stats.matchings += 1;
-        if goals == 0 {
+        if goals == W::ZERO {
             let verdict = geography_winning_move(region, snail, nb);
             return Some((verdict.is_some(), verdict));
         }
@@ -117,19 +118,19 @@ impl Searcher<'_> {
             _ => None,
         };
         let first = decide(geography_winning_move(without_goal, snail, nb));
-        if first.is_some() || near == 0 || !ends[mine as usize] {
+        if first.is_some() || near == W::ZERO || !ends[mine as usize] {
             return first;
         }
         // The other parts `S` of `near`, from the largest down to the empty one.
         let base = without_goal & !near;
         let mut part = near;
         loop {
-            part = part.wrapping_sub(1) & near;
+            part = part.wrapping_sub(W::ONE) & near;
             self.stats.matchings += 1;
             if let Some(proved) = decide(geography_winning_move(base | part, snail, nb)) {
                 return Some(proved);
             }
-            if part == 0 {
+            if part == W::ZERO {
                 return None;
             }
         }

@@ -23,11 +23,12 @@ mod pockets;
 mod rules;
 mod split;
 
+use rastros_core::Word;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use rastros_core::Board;
 
-use crate::geometry::{Geometry, Node, NO_CELL};
+use crate::geometry::{Bits, Geometry, Node, NO_CELL};
 use crate::key::{Key, Orientation};
 use crate::score::{to_absolute, to_relative, MATE};
 use crate::shallow::{Shallow, SHALLOW_PLIES};
@@ -119,9 +120,9 @@ impl<'a> Stop<'a> {
 }
 
 /// Everything the search threads share.
-pub(crate) struct Shared<'a> {
-    pub geo: &'a Geometry,
-    pub table: &'a Table,
+pub(crate) struct Shared<'a, W: Word> {
+    pub geo: &'a Geometry<W>,
+    pub table: &'a Table<W>,
     /// Nodes of all threads, flushed every few thousand nodes (for progress displays).
     pub progress: &'a AtomicU64,
     /// Set from outside (Ctrl-C) to abandon the whole search.
@@ -135,67 +136,67 @@ pub(crate) struct Shared<'a> {
 }
 
 /// A canonical key with the orientation that turns the position into it.
-type Keyed = (Key, Orientation);
+type Keyed<W> = (Key<W>, Orientation);
 
 /// A step of a node's prelude: `Err(score)` when it decides the node, else what it found.
 type Step<T> = Result<T, i32>;
 
 /// A node about to be searched: its window and region as given, then what the prelude
 /// learns of it (each step of the prelude is a method that reads and fills the frame).
-struct Frame {
+struct Frame<W: Word> {
     /// The region: as handed down by the parent (0 when not known), then as computed.
-    region: u64,
+    region: W,
     /// The children's regions but their new cell, where known ([`Geometry::child_base`]).
-    base: u64,
+    base: W,
     moves: [u8; 8],
     count: usize,
     /// The window: as asked, then as the prelude's rules narrowed it.
     alpha: i32,
     beta: i32,
-    key: Option<(Key, Orientation, Entry)>,
+    key: Option<(Key<W>, Orientation, Entry)>,
     /// The regions of the children computed ahead (0 where not), in move order.
-    regions: [u64; 8],
+    regions: [W; 8],
     /// The table keys of the children computed ahead, with their orientations, in move order
     /// (handed down to the children as they are searched).
-    child_keys: [Option<Keyed>; 8],
+    child_keys: [Option<Keyed<W>>; 8],
     /// Whether the region is known to have no pocket to reduce (its children's hint).
     no_pockets: bool,
     /// The moves after which the opponent has a safe reply that leaves the mover no safe
     /// move (the first ordering key).
-    trapped: u64,
+    trapped: W,
     /// The cells with at most three neighbours the mover may safely step on (every cell
     /// where the ordering did not count them). An opponent's reply to any other cell leaves
     /// the mover at least [`TRAP_WIDTH`] + 1 safe moves, as the cell the mover came from is
     /// the only one of them gone: too many for a trap, so a move whose safe replies all go
     /// there is not given to the trap search.
-    narrow: u64,
+    narrow: W,
     /// The cells the mover may not safely step on ([`Rules::my_poison`]).
-    my_poison: u64,
+    my_poison: W,
     /// The cells the opponent may not safely step on: the mover's goal and the cells next to
     /// it while that goal is in the region.
-    poison: u64,
+    poison: W,
 }
 
-impl Frame {
+impl<W: Word> Frame<W> {
     /// A frame to fill for a node searched in the window `alpha..beta`, whose region is
     /// `region` (0 when not known): no moves, no regions or keys computed ahead.
     #[inline(always)]
-    fn new(region: u64, alpha: i32, beta: i32) -> Frame {
+    fn new(region: W, alpha: i32, beta: i32) -> Frame<W> {
         Frame {
             region,
-            base: 0,
+            base: W::ZERO,
             moves: [0; 8],
             count: 0,
             alpha,
             beta,
             key: None,
-            regions: [0; 8],
+            regions: [W::ZERO; 8],
             child_keys: [None; 8],
             no_pockets: false,
-            trapped: 0,
-            narrow: u64::MAX,
-            my_poison: 0,
-            poison: 0,
+            trapped: W::ZERO,
+            narrow: W::MAX,
+            my_poison: W::ZERO,
+            poison: W::ZERO,
         }
     }
 
@@ -204,7 +205,7 @@ impl Frame {
     #[inline(always)]
     fn narrow_by_entry(
         &mut self,
-        board: &Board,
+        board: &Board<W>,
         entry: Option<Entry>,
         orientation: Orientation,
         ply: i32,
@@ -241,8 +242,8 @@ impl Frame {
 }
 
 /// One thread's search.
-pub(crate) struct Searcher<'a> {
-    pub shared: &'a Shared<'a>,
+pub(crate) struct Searcher<'a, W: Word> {
+    pub shared: &'a Shared<'a, W>,
     pub stats: Stats,
     stop: &'a Stop<'a>,
     aborted: bool,
@@ -251,8 +252,8 @@ pub(crate) struct Searcher<'a> {
     hint: PocketHint,
 }
 
-impl<'a> Searcher<'a> {
-    pub fn new(shared: &'a Shared<'a>, stop: &'a Stop<'a>) -> Searcher<'a> {
+impl<'a, W: Word> Searcher<'a, W> {
+    pub fn new(shared: &'a Shared<'a, W>, stop: &'a Stop<'a>) -> Searcher<'a, W> {
         Searcher {
             shared,
             stats: Stats::default(),
@@ -277,7 +278,7 @@ impl<'a> Searcher<'a> {
 
     /// The table's entry for `k`, counted in the statistics.
     #[inline]
-    fn probe(&mut self, k: Key) -> Option<Entry> {
+    fn probe(&mut self, k: Key<W>) -> Option<Entry> {
         self.stats.probes += 1;
         let found = self.shared.table.probe(k);
         self.stats.hits += u64::from(found.is_some());
@@ -294,11 +295,11 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn prelude(
         &mut self,
-        n: Node,
+        n: Node<W>,
         ply: i32,
         hint: PocketHint,
-        handed: Option<Keyed>,
-        f: &mut Frame,
+        handed: Option<Keyed<W>>,
+        f: &mut Frame<W>,
     ) -> Step<()> {
         self.count_node()?;
         let rules = self.terminal_rules(n, ply, f)?;
@@ -359,9 +360,9 @@ impl<'a> Searcher<'a> {
     /// them; a real region is never empty, as the snail has a free neighbour), else by a
     /// flood fill.
     #[inline(always)]
-    fn region(&self, n: Node, known_region: u64) -> u64 {
+    fn region(&self, n: Node<W>, known_region: W) -> W {
         let g = self.shared.geo;
-        if known_region != 0 {
+        if known_region != W::ZERO {
             debug_assert_eq!(known_region, g.reachable(n.free, n.snail));
             known_region
         } else {
@@ -372,7 +373,7 @@ impl<'a> Searcher<'a> {
     /// The node's canonical key where the table is used, its bucket prefetched first thing
     /// so that it loads from memory while the matching and the move ordering run.
     #[inline(always)]
-    fn key_and_prefetch(&self, n: Node, region: u64, cells: i32) -> Option<Keyed> {
+    fn key_and_prefetch(&self, n: Node<W>, region: W, cells: i32) -> Option<Keyed<W>> {
         (cells as u32 >= TABLE_MIN_REGION).then(|| {
             let (k, orientation) = self.shared.geo.key(region, n.snail, n.side);
             self.shared.table.prefetch(k);
@@ -382,7 +383,7 @@ impl<'a> Searcher<'a> {
 
     /// The table's entry for `k`, deciding the node when its bounds already do.
     #[inline(always)]
-    fn early_probe(&mut self, k: Key, ply: i32, alpha: i32, beta: i32) -> Step<Option<Entry>> {
+    fn early_probe(&mut self, k: Key<W>, ply: i32, alpha: i32, beta: i32) -> Step<Option<Entry>> {
         let found = self.probe(k);
         if let Some(e) = found {
             let (lower, upper) = bounds(e, ply);
@@ -400,11 +401,11 @@ impl<'a> Searcher<'a> {
     /// `to` ([`crate::traps`]); at once `false` where every safe reply of the opponent goes
     /// to a cell outside [`Frame::narrow`].
     #[inline]
-    fn traps(&mut self, f: &Frame, to: u8, turns: u32) -> bool {
+    fn traps(&mut self, f: &Frame<W>, to: u8, turns: u32) -> bool {
         let g = self.shared.geo;
-        let after = f.region & !(1 << to);
+        let after = f.region & !W::bit(to);
         let mut traps = Traps::new(g);
-        if g.nb[to as usize] & after & !f.poison & f.narrow == 0 {
+        if g.nb[to as usize] & after & !f.poison & f.narrow == W::ZERO {
             debug_assert!(!traps.forces_trap(after, to, f.my_poison, f.poison, turns));
             return false;
         }
@@ -414,7 +415,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Stores what a finished node learnt: `best` searched in the window `alpha..beta`.
-    fn store(&self, f: &Frame, ply: i32, best: i32, best_move: Option<u8>, nodes: u64) {
+    fn store(&self, f: &Frame<W>, ply: i32, best: i32, best_move: Option<u8>, nodes: u64) {
         let Some((key, orientation, old)) = f.key else {
             return;
         };
@@ -446,7 +447,7 @@ impl<'a> Searcher<'a> {
     /// `beta - 1..beta` when it asks whether the mover wins, or loses, within at most
     /// [`SHALLOW_PLIES`] plies; `None` for value windows and larger budgets.
     #[inline(always)]
-    fn shallow(&mut self, n: Node, ply: i32, beta: i32) -> Option<i32> {
+    fn shallow(&mut self, n: Node<W>, ply: i32, beta: i32) -> Option<i32> {
         let mut shallow = Shallow::new(self.shared.geo);
         let reached = if beta >= 2 {
             // A win in at most `k` plies scores at least `beta`.
@@ -471,8 +472,8 @@ impl<'a> Searcher<'a> {
 
     /// Fail-soft alpha-beta: the score of `n` (root-relative at `ply`) if it lies strictly
     /// inside `alpha..beta`, else a bound on the far side of the window it fell out of.
-    pub fn search(&mut self, n: Node, ply: i32, alpha: i32, beta: i32) -> i32 {
-        self.search_in(n, (0, None), ply, alpha, beta)
+    pub fn search(&mut self, n: Node<W>, ply: i32, alpha: i32, beta: i32) -> i32 {
+        self.search_in(n, (W::ZERO, None), ply, alpha, beta)
     }
 
     /// [`search`](Searcher::search) of a node whose region is already known (0 if not), and
@@ -480,8 +481,8 @@ impl<'a> Searcher<'a> {
     /// less a node).
     fn search_in(
         &mut self,
-        n: Node,
-        (region, handed): (u64, Option<Keyed>),
+        n: Node<W>,
+        (region, handed): (W, Option<Keyed<W>>),
         ply: i32,
         alpha: i32,
         beta: i32,
@@ -520,7 +521,7 @@ impl<'a> Searcher<'a> {
             // the deepest trap whose bound is within `alpha` is looked for.
             let alpha = f.alpha.max(best);
             let turns = (MATE - ply + alpha - 4).div_euclid(2);
-            if turns >= 0 && f.trapped & 1 << to != 0 {
+            if turns >= 0 && f.trapped.has(to) {
                 best = best.max(-(MATE - ply - 4));
                 continue;
             }
@@ -529,10 +530,10 @@ impl<'a> Searcher<'a> {
                 best = best.max(-(MATE - ply - 4 - 2 * turns));
                 continue;
             }
-            let region = if region != 0 {
+            let region = if region != W::ZERO {
                 region
             } else {
-                g.child_region(f.base, to).unwrap_or(0)
+                g.child_region(f.base, to).unwrap_or(W::ZERO)
             };
             if f.no_pockets {
                 self.hint = PocketHint::NoneBefore(n.snail);

@@ -3,22 +3,23 @@
 //! twin moves only one is kept ([`Geometry::twins`]).
 
 use rastros_core::Bitboard;
+use rastros_core::Word;
 
 use super::{Frame, Rules};
-use crate::geometry::{Geometry, NO_CELL};
+use crate::geometry::{Bits, Geometry, NO_CELL};
 
 /// What the ordering needs to know about every cell two plies ahead: the bit planes of the
 /// number of its neighbours in the region, and the cells with exactly one neighbour the
 /// mover may safely step on; and, for the trap search, the cells with at most three.
-struct Ahead {
-    counts: [Bitboard; 4],
-    one_safe: Bitboard,
-    narrow: Bitboard,
+struct Ahead<W: Word> {
+    counts: [Bitboard<W>; 4],
+    one_safe: Bitboard<W>,
+    narrow: Bitboard<W>,
 }
 
-impl Ahead {
+impl<W: Word> Ahead<W> {
     #[inline]
-    fn new(g: &Geometry, region: Bitboard, my_poison: Bitboard) -> Ahead {
+    fn new(g: &Geometry<W>, region: Bitboard<W>, my_poison: Bitboard<W>) -> Ahead<W> {
         let safe = g.board.neighbour_counts(region - my_poison);
         Ahead {
             counts: g.board.neighbour_counts(region),
@@ -75,7 +76,7 @@ const TRAPPED_KEY: u32 = 1 << TRAPPED_SHIFT;
 /// The ordering key's bits for the move's turn from the trail ([`trail_turn`]).
 const TRAIL_BITS: u32 = 3 << TRAIL_SHIFT;
 
-impl Frame {
+impl<W: Word> Frame<W> {
     /// The ordering key of the move to `to` (smaller first), `a` being the counts two plies
     /// ahead, `child_region` the region after the move where it is known (0 elsewhere),
     /// `cuts_off` whether the move leaves the opponent's goal out of the child's region,
@@ -102,10 +103,10 @@ impl Frame {
     #[inline]
     fn order_key(
         &self,
-        g: &Geometry,
-        a: &Ahead,
+        g: &Geometry<W>,
+        a: &Ahead<W>,
         to: u8,
-        child_region: Bitboard,
+        child_region: Bitboard<W>,
         cuts_off: bool,
         trail: u32,
     ) -> u32 {
@@ -137,14 +138,13 @@ impl Frame {
 /// tries them: 0 when `to` is diagonally next to `prev` (a square turn), 1 when it is next to
 /// it in a row or file (a sharper turn), 2 otherwise, or when `prev` is not known.
 #[inline]
-fn trail_turn(g: &Geometry, prev: u8, to: u8) -> u32 {
-    if prev >= NO_CELL {
+fn trail_turn<W: Word>(g: &Geometry<W>, prev: u8, to: u8) -> u32 {
+    if prev == NO_CELL {
         return 2;
     }
-    let bit = 1 << to;
-    if g.diagonal[prev as usize] & bit != 0 {
+    if g.diagonal[prev as usize].has(to) {
         0
-    } else if g.nb[prev as usize] & bit != 0 {
+    } else if g.nb[prev as usize].has(to) {
         1
     } else {
         2
@@ -155,18 +155,27 @@ fn trail_turn(g: &Geometry, prev: u8, to: u8) -> u32 {
 /// to it), found one flood fill at a time as the moves into them come up. Every cell of a
 /// part stays reachable from any of its cells but the one stepped on, so a move's child
 /// region is its part without its cell.
-#[derive(Default)]
-struct Parts {
-    found: [u64; 8],
+struct Parts<W: Word> {
+    found: [W; 8],
     count: usize,
 }
 
-impl Parts {
+impl<W: Word> Parts<W> {
+    fn new() -> Parts<W> {
+        Parts {
+            found: [W::ZERO; 8],
+            count: 0,
+        }
+    }
+
     /// The region after the snail steps from `region` to `to`.
     #[inline]
-    fn child_region(&mut self, g: &Geometry, region: u64, to: u8) -> u64 {
-        let bit = 1u64 << to;
-        let part = match self.found[..self.count].iter().find(|&&p| p & bit != 0) {
+    fn child_region(&mut self, g: &Geometry<W>, region: W, to: u8) -> W {
+        let bit = W::bit(to);
+        let part = match self.found[..self.count]
+            .iter()
+            .find(|&&p| p & bit != W::ZERO)
+        {
             Some(&p) => p,
             None => {
                 let p = g.reachable(region & !bit, to) | bit;
@@ -181,19 +190,20 @@ impl Parts {
     }
 }
 
-impl Geometry {
+impl<W: Word> Geometry<W> {
     /// Whether the moves to `x` and to `y` from a position with `region` lead to positions
     /// that are the same game: neither is a goal, and they have the same neighbours in the
     /// region apart from each other, so swapping them maps the region, its goals and their
     /// zones onto themselves and one child onto the other.
     #[inline]
-    pub fn twins(&self, region: u64, x: u8, y: u8) -> bool {
-        (1 << x | 1 << y) & self.goals == 0
-            && self.nb[x as usize] & region & !(1 << y) == self.nb[y as usize] & region & !(1 << x)
+    pub fn twins(&self, region: W, x: u8, y: u8) -> bool {
+        !((W::bit(x) | W::bit(y)) & self.goals).any()
+            && self.nb[x as usize] & region & !W::bit(y)
+                == self.nb[y as usize] & region & !W::bit(x)
     }
 }
 
-impl Frame {
+impl<W: Word> Frame<W> {
     /// The safe moves in search order, with the children's regions where they were computed
     /// (every child of a `big` node, whose enhanced transposition cutoff reads them; left at
     /// 0 elsewhere), written into `moves`, `count` and `regions`, and the moves the opponent
@@ -208,13 +218,13 @@ impl Frame {
     #[inline(always)]
     pub(super) fn order_moves(
         &mut self,
-        g: &Geometry,
-        rules: &Rules,
+        g: &Geometry<W>,
+        rules: &Rules<W>,
         big: bool,
         verdict: Option<u8>,
         prev: u8,
     ) {
-        if rules.safe & (rules.safe - 1) == 0 {
+        if !rules.safe.without_lowest().any() {
             // One safe move (about a fifth of the positions that get this far): nothing to
             // order, and its region, where wanted, is computed with its key.
             self.moves[0] = rules.safe.trailing_zeros() as u8;
@@ -226,33 +236,33 @@ impl Frame {
         self.narrow = two_plies.narrow.0;
         // Each move packed as `order << 16 | index << 8 | cell`: one small integer sort.
         let mut scored = [0u64; 8];
-        let mut child_regions = [0u64; 8];
+        let mut child_regions = [W::ZERO; 8];
         let mut count = 0;
         let opp_goal = rules.opp & region;
-        let mut parts = Parts::default();
+        let mut parts = Parts::new();
         let mut rest = rules.safe;
-        while rest != 0 {
+        while rest.any() {
             let to = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
+            rest = rest.without_lowest();
             // Where the cells around the snail are not connected (`base` 0), a move may cut
             // the region, so every child's region is found, by one flood fill a part.
-            let child_region = if base == 0 {
+            let child_region = if base == W::ZERO {
                 parts.child_region(g, region, to)
             } else if big {
                 g.region_after(region, base, to)
             } else {
-                0
+                W::ZERO
             };
             let order = if Some(to) == verdict {
                 0
             } else {
-                let cuts_off = base == 0 && child_region & opp_goal != opp_goal;
-                let child = Bitboard(if big { child_region } else { 0 });
+                let cuts_off = base == W::ZERO && child_region & opp_goal != opp_goal;
+                let child = Bitboard(if big { child_region } else { W::ZERO });
                 let trail = trail_turn(g, prev, to);
                 1 + self.order_key(g, &two_plies, to, child, cuts_off, trail)
             };
             if order > TRAPPED_KEY {
-                self.trapped |= 1 << to;
+                self.trapped |= W::bit(to);
             }
             scored[count] = u64::from(order) << 16 | (count as u64) << 8 | u64::from(to);
             child_regions[count] = child_region;
@@ -355,11 +365,11 @@ mod tests {
                 if region == 0 || g.child_base(region, snail) != 0 {
                     continue;
                 }
-                let mut parts = Parts::default();
+                let mut parts = Parts::new();
                 let mut moves = g.nb[snail as usize] & region & !g.goals;
-                while moves != 0 {
+                while moves.any() {
                     let to = moves.trailing_zeros() as u8;
-                    moves &= moves - 1;
+                    moves = moves.without_lowest();
                     let expected = g.reachable(region & !(1 << to), to);
                     assert_eq!(parts.child_region(&g, region, to), expected, "{w}x{h}");
                     checked += 1;

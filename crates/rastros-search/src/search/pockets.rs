@@ -3,9 +3,10 @@
 
 use rastros_core::matching::geography_winning_move;
 use rastros_core::Bitboard;
+use rastros_core::Word;
 
 use super::{Frame, Searcher, Step, ABORTED};
-use crate::geometry::{Geometry, Node};
+use crate::geometry::{Bits, Geometry, Node};
 use crate::score::MATE;
 
 /// What a node is told about pockets by its parent (see [`Searcher::pockets`]).
@@ -20,7 +21,7 @@ pub(super) enum PocketHint {
     Reduced,
 }
 
-impl Geometry {
+impl<W: Word> Geometry<W> {
     /// The region with its pockets reduced (see `Searcher::pockets`), or `None` if it has
     /// none to reduce. A pocket is what the snail can no longer reach once a cell `a` of the
     /// region is taken away, if none of it is a goal or next to one; the player who stands
@@ -34,16 +35,16 @@ impl Geometry {
     /// pocket to reduce: then a new pocket holds a neighbour of that cell (it was joined to
     /// the rest through it), and if that cell's neighbours are connected around it, only
     /// one of them can be the new cut.
-    pub fn reduce_pockets(&self, region: u64, snail: u8, sealed: Option<u8>) -> Option<u64> {
+    pub fn reduce_pockets(&self, region: W, snail: u8, sealed: Option<u8>) -> Option<W> {
         let mut reduced = region;
         let mut sealed = sealed;
         'reduce: loop {
             let passable = reduced & !self.goals;
-            let with_snail = Bitboard(passable | 1 << snail);
+            let with_snail = Bitboard(passable | W::bit(snail));
             let [c0, c1, c2, c3] = self.board.neighbour_counts(with_snail);
             let pendant = (c0 - c1 - c2 - c3).0 & passable;
             let hot = passable & !pendant & self.board.grow(Bitboard(pendant & !self.goal_zone)).0;
-            if hot != 0 {
+            if hot != W::ZERO {
                 reduced = self.reachable(reduced & !hot, snail);
                 sealed = None;
                 continue;
@@ -57,20 +58,20 @@ impl Geometry {
                 }
             }
             let before = reduced;
-            while candidates != 0 {
+            while candidates.any() {
                 let a = candidates.trailing_zeros() as u8;
-                candidates &= candidates - 1;
+                candidates = candidates.without_lowest();
                 // Every part cut off behind `a`, one after another.
-                let mut space = core.0 & (reduced | 1 << snail);
+                let mut space = core.0 & (reduced | W::bit(snail));
                 while let Some(cut) = self.beyond(space, a, snail) {
                     space &= !cut;
                     // The pendant cells (next to a goal) hanging off the part belong to it.
                     let pocket = cut | pendant & reduced & self.board.grow(Bitboard(cut)).0;
-                    if pocket & self.goal_zone != 0 {
+                    if pocket & self.goal_zone != W::ZERO {
                         continue;
                     }
-                    if geography_winning_move(pocket | 1 << a, a, &self.nb).is_some() {
-                        reduced = self.reachable(reduced & !pocket & !(1 << a), snail);
+                    if geography_winning_move(pocket | W::bit(a), a, &self.nb).is_some() {
+                        reduced = self.reachable(reduced & !pocket & !W::bit(a), snail);
                         sealed = None;
                         continue 'reduce;
                     }
@@ -91,10 +92,10 @@ impl Geometry {
     /// one of them stops growing, so a pocket costs about its own size and a detour about
     /// its own length, not a fill of the whole region.
     #[inline]
-    fn beyond(&self, space: u64, a: u8, snail: u8) -> Option<u64> {
-        let space = space & !(1 << a);
+    fn beyond(&self, space: W, a: u8, snail: u8) -> Option<W> {
+        let space = space & !W::bit(a);
         let ring = space & self.nb[a as usize];
-        let grow = |x: u64| self.board.grow(Bitboard(x)).0;
+        let grow = |x: W| self.board.grow(Bitboard(x)).0;
         let mut x = ring & ring.wrapping_neg();
         loop {
             let next = x | grow(x) & ring;
@@ -104,22 +105,18 @@ impl Geometry {
             x = next;
         }
         let mut y = ring & !x;
-        if y == 0 {
+        if y == W::ZERO {
             return None;
         }
         loop {
             let nx = x | grow(x) & space;
             let ny = y | grow(y) & space;
-            if nx & ny != 0 {
+            if nx & ny != W::ZERO {
                 return None;
             }
             for (done, side) in [(nx == x, x), (ny == y, y)] {
                 if done {
-                    let cut = if side & 1 << snail != 0 {
-                        space & !side
-                    } else {
-                        side
-                    };
+                    let cut = if side.has(snail) { space & !side } else { side };
                     return Some(cut);
                 }
             }
@@ -129,7 +126,7 @@ impl Geometry {
     }
 }
 
-impl Searcher<'_> {
+impl<W: Word> Searcher<'_, W> {
     /// Pockets: in a value window, a goal-free part of the region that hangs off one cell
     /// `a` (an articulation) is left out if the player on `a` would lose by entering it,
     /// and left out with `a` if they would win (then stepping on `a` loses), and the smaller
@@ -140,11 +137,11 @@ impl Searcher<'_> {
     #[inline(always)]
     pub(super) fn pockets(
         &mut self,
-        n: Node,
+        n: Node<W>,
         ply: i32,
         cells: i32,
         hint: PocketHint,
-        f: &Frame,
+        f: &Frame<W>,
     ) -> Step<bool> {
         let (alpha, beta) = (f.alpha, f.beta);
         let value_window = MATE - ply - cells >= beta && -(MATE - ply - cells) <= alpha;

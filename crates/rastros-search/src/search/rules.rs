@@ -2,41 +2,42 @@
 //! non-goal move can reach, and the moves worth searching.
 
 use super::{Frame, Searcher, Step};
-use crate::geometry::Node;
+use crate::geometry::{Bits, Node};
 use crate::score::MATE;
+use rastros_core::Word;
 
 /// What the terminal rules leave of a node: the moves worth searching, and the sets the
 /// matching and the move ordering reuse.
-pub(super) struct Rules {
+pub(super) struct Rules<W: Word> {
     /// The mover's goal cell, as a set.
-    pub(super) own: u64,
+    pub(super) own: W,
     /// The opponent's goal cell, as a set.
-    pub(super) opp: u64,
+    pub(super) opp: W,
     /// The cells the mover may not safely step on: the opponent's goal and the cells next to
     /// it while that goal is among the free cells (empty otherwise).
-    pub(super) my_poison: u64,
+    pub(super) my_poison: W,
     /// The moves searched: into neither goal nor next to the opponent's free goal.
-    pub(super) safe: u64,
+    pub(super) safe: W,
 }
 
-impl Searcher<'_> {
+impl<W: Word> Searcher<'_, W> {
     /// The terminal rules (`docs/SOLVER.md#why-each-rule-is-sound`):
     /// decides the node when the mover has no move, can enter its goal, or has only losing
     /// moves, and otherwise narrows the window of `f` to the scores a non-goal move can reach.
     #[inline(always)]
-    pub(super) fn terminal_rules(&self, n: Node, ply: i32, f: &mut Frame) -> Step<Rules> {
+    pub(super) fn terminal_rules(&self, n: Node<W>, ply: i32, f: &mut Frame<W>) -> Step<Rules<W>> {
         let g = self.shared.geo;
-        let own = 1u64 << g.goal[n.side as usize];
-        let opp = 1u64 << g.goal[n.side as usize ^ 1];
+        let own = W::bit(g.goal[n.side as usize]);
+        let opp = W::bit(g.goal[n.side as usize ^ 1]);
         let moves = g.nb[n.snail as usize] & n.free;
-        if moves == 0 {
+        if moves == W::ZERO {
             return Err(-(MATE - ply));
         }
-        if moves & own != 0 {
+        if moves & own != W::ZERO {
             return Err(MATE - ply - 1);
         }
         let quiet = moves & !opp;
-        if quiet == 0 {
+        if quiet == W::ZERO {
             return Err(-(MATE - ply - 1));
         }
         // Any non-goal move ends the game 1 ply later at the soonest (a win by leaving the
@@ -45,7 +46,7 @@ impl Searcher<'_> {
         let ceiling = MATE - ply - 1;
         let my_poison = g.goal_zone(n.side ^ 1, n.free);
         let safe = quiet & !my_poison;
-        if safe == 0 || floor >= f.beta {
+        if safe == W::ZERO || floor >= f.beta {
             return Err(floor);
         }
         if ceiling <= f.alpha {

@@ -1,5 +1,6 @@
 //! Threads: young-brothers-wait splitting near the root.
 
+use rastros_core::Word;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::OnceLock;
 
@@ -18,16 +19,16 @@ const SEQUENTIAL_PLY: i32 = 1;
 /// Positions with fewer free cells are never split between threads: their subtrees are
 /// too small to pay for the hand-over.
 const SPLIT_MIN_FREE: u32 = 20;
-impl Searcher<'_> {
+impl<W: Word> Searcher<'_, W> {
     /// The same search with a null window `beta - 1..beta`, splitting the work between
     /// threads within `split_plies` of the root: the first (best-ordered) move alone, then
     /// the others in parallel, in move order, each to the next free thread, stopping them all
     /// as soon as one of them refutes (or, at [`SEQUENTIAL_PLY`], one after another).
-    pub fn search_split(&mut self, n: Node, ply: i32, beta: i32) -> i32 {
+    pub fn search_split(&mut self, n: Node<W>, ply: i32, beta: i32) -> i32 {
         if ply >= self.shared.split_plies || n.free.count_ones() < SPLIT_MIN_FREE {
             return self.search(n, ply, beta - 1, beta);
         }
-        let mut frame = Frame::new(0, beta - 1, beta);
+        let mut frame = Frame::new(W::ZERO, beta - 1, beta);
         if let Err(s) = self.prelude(n, ply, PocketHint::Unknown, None, &mut frame) {
             return s;
         }

@@ -307,7 +307,12 @@ pub(super) fn by_children(
 
 /// Searches one key position: the exact score of every child.
 pub(super) fn search_entry(solver: &Solver, pos: &Position) -> Result<Solved, SolveError> {
-    Ok(best_of(solver.move_scores(pos)?.into_iter()))
+    let scores = solver.move_scores(pos)?;
+    let cells: Vec<_> = scores.iter().map(|&(c, _)| c).collect();
+    let moves = crate::indices(pos.board(), &cells);
+    Ok(best_of(
+        moves.into_iter().zip(scores.into_iter().map(|(_, s)| s)),
+    ))
 }
 
 /// Resumed records searched again whatever their number, by default

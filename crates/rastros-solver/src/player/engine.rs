@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use rastros_core::{Board, Outcome, Position};
+use rastros_core::{Board, Cell, Outcome, Position};
 
 use super::strong::{best_scored, estimate, strong_moves, strong_scores};
 use super::{
@@ -18,6 +18,7 @@ use super::{
     STRONG_DEPTH,
 };
 use crate::book::{Book, WinnerBook};
+use crate::indices;
 use crate::score::{Score, Value};
 use crate::solver::{terminal_score, Mode, SolveError, Solver, SolverConfig};
 
@@ -146,7 +147,7 @@ impl Engine {
                 value: Some(exact.score.value),
                 dte: Some(exact.score.dte),
                 exact: true,
-                best_moves: exact.best_moves,
+                best_moves: pos.board().cells_of(&exact.best_moves),
             },
             None => {
                 let a = estimate(pos);
@@ -180,11 +181,11 @@ impl Engine {
             value: Some(score.value),
             dte: Some(score.dte),
             exact: true,
-            best_moves,
+            best_moves: pos.board().cells_of(&best_moves),
             moves: scores
                 .iter()
                 .map(|&(cell, s)| MoveVerdict {
-                    cell,
+                    cell: pos.board().cell(cell),
                     value: Some(s.value),
                     dte: Some(s.dte),
                 })
@@ -217,16 +218,17 @@ impl Engine {
             Level::Easy => rng.random_bool(0.5),
         };
         let mut pick = |moves: &[u8]| moves[rng.random_range(0..moves.len())];
+        let choice = |cell: u8, exact: bool| Choice {
+            cell: pos.board().cell(cell),
+            exact,
+        };
         if !perfect && level == Level::Easy {
             let legal: Vec<u8> = pos.legal_moves().iter().collect();
-            return Ok(Choice {
-                cell: pick(&legal),
-                exact: true,
-            });
+            return Ok(choice(pick(&legal), true));
         }
         if perfect {
             if let Some(cell) = self.winner_books.iter().find_map(|b| b.probe(pos)) {
-                return Ok(Choice { cell, exact: true });
+                return Ok(choice(cell, true));
             }
             // The optimal move within half the time; then, in what is left, any move the
             // solver proves winning (a value search of each child is many times cheaper
@@ -234,10 +236,7 @@ impl Engine {
             let now = Instant::now();
             let half = deadline.map(|d| now + d.saturating_duration_since(now) / 2);
             if let Some(exact) = self.exact_verdict(pos, half)? {
-                return Ok(Choice {
-                    cell: pick(&exact.best_moves),
-                    exact: true,
-                });
+                return Ok(choice(pick(&exact.best_moves), true));
             }
             // The strong search orders the winning-move search and stands in after it. A
             // search stopped before its time by the interrupt flag (Ctrl-C) goes straight to
@@ -247,18 +246,15 @@ impl Engine {
             let timed_out = half.is_some_and(|h| Instant::now() >= h);
             if timed_out {
                 if let Some(cell) = self.winning_move(pos, &scores, deadline)? {
-                    return Ok(Choice { cell, exact: true });
+                    return Ok(choice(cell, true));
                 }
             }
-            return Ok(Choice {
-                cell: pick(&best_scored(scores)),
-                exact: false,
-            });
+            return Ok(choice(pick(&best_scored(scores)), false));
         }
-        Ok(Choice {
-            cell: pick(&strong_moves(pos, STRONG_DEPTH)),
-            exact: level == Level::Strong,
-        })
+        Ok(choice(
+            pick(&strong_moves(pos, STRONG_DEPTH)),
+            level == Level::Strong,
+        ))
     }
 
     /// Refuses positions of another board and finished games.
@@ -305,7 +301,7 @@ impl Engine {
                 let Some(a) = self.solve(deadline, |s| s.analyze(pos, Mode::Dte))? else {
                     return Ok(None);
                 };
-                let mut best_moves = a.best_moves.unwrap_or_default();
+                let mut best_moves = indices(pos.board(), &a.best_moves.unwrap_or_default());
                 best_moves.sort_unstable();
                 Exact {
                     score: Score {
@@ -367,7 +363,13 @@ impl Engine {
         let moves = match known {
             Some(moves) => moves,
             None => match self.solve(deadline, |s| s.move_scores(pos))? {
-                Some(moves) => moves,
+                Some(moves) => {
+                    let cells: Vec<Cell> = moves.iter().map(|&(c, _)| c).collect();
+                    let to = indices(pos.board(), &cells);
+                    to.into_iter()
+                        .zip(moves.into_iter().map(|(_, s)| s))
+                        .collect()
+                }
                 None => return Ok(None),
             },
         };

@@ -28,7 +28,7 @@
 //! [`rastros_core::Player`].
 //!
 //! ```
-//! use rastros_core::{Board, Position};
+//! use rastros_core::{Board, Cell, Position};
 //! use rastros_solver::player::{Level, Engine};
 //! use rastros_solver::{SolverConfig, Value};
 //!
@@ -45,7 +45,7 @@
 //! let a = player.analyze(&start, None).unwrap();
 //! assert!(a.exact);
 //! assert_eq!((a.value, a.dte), (Some(Value::Win), Some(17)));
-//! assert_eq!(board.names(a.best_moves.iter().copied().collect()), "d3 c4");
+//! assert_eq!(Cell::names(&a.best_moves), "d3 c4");
 //! assert_eq!(a.moves.len(), 8);
 //! // The perfect level plays one of the optimal moves, the same one for the same seed.
 //! let choice = player.choose(&start, Level::Perfect, 7, None).unwrap();
@@ -60,7 +60,7 @@ mod tables;
 use std::fmt;
 use std::str::FromStr;
 
-use rastros_core::Outcome;
+use rastros_core::{Cell, Outcome};
 
 use crate::score::Value;
 use crate::solver::SetupError;
@@ -212,8 +212,8 @@ impl From<SetupError> for EngineError {
 /// One legal move and what playing it is worth to the side that plays it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveVerdict {
-    /// The cell the snail moves to (a cell index of the board).
-    pub cell: u8,
+    /// The cell the snail moves to.
+    pub cell: Cell,
     /// WIN or LOSS for the side that plays the move; `None` when not proven (inexact
     /// answers only).
     pub value: Option<Value>,
@@ -236,7 +236,7 @@ pub struct Verdict {
     pub exact: bool,
     /// The optimal moves (every move that keeps the fastest win or the slowest loss),
     /// lowest cell first; the strong search's best moves when not `exact`.
-    pub best_moves: Vec<u8>,
+    pub best_moves: Vec<Cell>,
 }
 
 /// Everything [`Engine::analyze`] says about a position.
@@ -249,7 +249,7 @@ pub struct PositionAnalysis {
     /// Whether the answer is exact; see [`Verdict::exact`].
     pub exact: bool,
     /// The optimal moves, lowest cell first; see [`Verdict::best_moves`].
-    pub best_moves: Vec<u8>,
+    pub best_moves: Vec<Cell>,
     /// Every legal move, lowest cell first, with its value and DTE for the side that plays
     /// it.
     pub moves: Vec<MoveVerdict>,
@@ -259,7 +259,7 @@ pub struct PositionAnalysis {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choice {
     /// The cell the snail moves to.
-    pub cell: u8,
+    pub cell: Cell,
     /// `false` only when the level needed an exact verdict (perfect, and easy when it does
     /// not play at random) and the deadline passed first: the strong search chose instead.
     pub exact: bool,

@@ -19,12 +19,12 @@ pub(super) fn estimate(pos: &Position) -> PositionAnalysis {
         best_moves: scores
             .iter()
             .filter(|&&(_, s)| s == best)
-            .map(|&(m, _)| m)
+            .map(|&(m, _)| pos.board().cell(m))
             .collect(),
         moves: scores
             .iter()
             .map(|&(cell, s)| MoveVerdict {
-                cell,
+                cell: pos.board().cell(cell),
                 value: proven(s).map(|s| s.value),
                 dte: proven(s).map(|s| s.dte),
             })

@@ -651,9 +651,9 @@ pub fn merge(
     Ok(Analysis {
         value: best.value,
         dte: (mode == Mode::Dte).then_some(best.dte),
-        winning_moves: (mode != Mode::Value).then_some(winning),
-        best_moves: (mode == Mode::Dte).then_some(optimal),
-        pv,
+        winning_moves: (mode != Mode::Value).then(|| root.board().cells_of(&winning)),
+        best_moves: (mode == Mode::Dte).then(|| root.board().cells_of(&optimal)),
+        pv: pv.map(|line| root.board().cells_of(&line)),
         stats,
         // Folded from +0.0: an empty sum of floats is -0.0, printed as "-0.000".
         seconds: results.values().fold(0.0, |sum, r| sum + r.seconds),

@@ -21,7 +21,7 @@ use super::{
 pub fn solve_unit(solver: &Solver, unit: &Unit, mode: Mode) -> Result<UnitResult, SolveError> {
     let a = solver.analyze(&unit.position, mode)?;
     let pv = match a.pv {
-        Some(pv) => pv,
+        Some(pv) => crate::indices(unit.position.board(), &pv),
         None => line_of_play(solver, &unit.position)?,
     };
     Ok(UnitResult {

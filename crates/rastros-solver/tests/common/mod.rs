@@ -6,7 +6,9 @@
 
 pub use rastros_testing::{random_line, reachable, rng, solver, solver_with, Brute};
 
-use rastros_core::{Player, Position};
+use rand::rngs::ChaCha8Rng;
+use rastros_core::{Board, Player, Position, Word};
+use rastros_solver::{Mode, Solver};
 
 pub fn player_one() -> Player {
     Player::One
@@ -22,4 +24,53 @@ pub fn assert_same_answer(a: &rastros_solver::Solver, b: &rastros_solver::Solver
         (b.value, b.dte, &b.winning_moves, &b.best_moves, &b.pv),
         "{pos}"
     );
+}
+
+/// Checks every answer of `solver` about `pos`; returns how many positions had their
+/// pockets reduced on the way.
+pub fn check<W: Word>(solver: &Solver<W>, brute: &mut Brute<W>, pos: &Position<W>) -> u64 {
+    let a = solver.analyze(pos, Mode::Dte).unwrap();
+    let s = brute.score(pos);
+    assert_eq!(a.value, s.value, "value of {pos}");
+    assert_eq!(a.dte, Some(s.dte), "dte of {pos}");
+    assert_eq!(
+        a.winning_moves.unwrap(),
+        brute.winning_moves(pos),
+        "winning moves of {pos}"
+    );
+    assert_eq!(
+        a.best_moves.unwrap(),
+        brute.optimal_moves(pos),
+        "optimal moves of {pos}"
+    );
+    // The PV is a legal line of optimal moves that ends the game in exactly DTE plies.
+    let pv = a.pv.unwrap();
+    assert_eq!(pv.len() as u32, s.dte, "pv length of {pos}");
+    let mut p = *pos;
+    for &m in &pv {
+        assert!(brute.optimal_moves(&p).contains(&m), "pv move of {pos}");
+        p = p.play(m).unwrap();
+    }
+    assert!(p.is_over());
+    a.stats.pockets
+}
+
+/// Positions along random lines from every start of `board` in turn, each with the index of
+/// its line, kept to those plain brute force finishes quickly (at most 17 cells in the
+/// snail's region: it is exponential).
+pub fn random_positions<W: Word>(
+    board: &'static Board<W>,
+    count: usize,
+    rng: &mut ChaCha8Rng,
+) -> Vec<(usize, Position<W>)> {
+    let starts: Vec<u8> = (board.cells() - board.goals()).iter().collect();
+    (0..count)
+        .filter_map(|i| {
+            let start = Position::start(board, board.cell(starts[i % starts.len()])).unwrap();
+            let plies = board.size() as usize / 3 + i % (board.size() as usize / 2);
+            let pos = random_line(&start, plies, rng);
+            let small = board.reachable(pos.free(), pos.snail()).len() <= 17;
+            (!pos.is_over() && small).then_some((i, pos))
+        })
+        .collect()
 }

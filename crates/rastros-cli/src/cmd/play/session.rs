@@ -293,11 +293,10 @@ impl<L: Lines, W: Write> Session<L, W> {
         // Ctrl-C stops the search as a passed deadline does: the move is not played then.
         self.check_interrupt()?;
         let choice = choice?;
-        let to = choice.cell;
         self.game.pos = pos
-            .play_index(to)
+            .play(choice.cell)
             .map_err(|e| io::Error::other(format!("the computer chose an illegal move: {e}")))?;
-        let cell = pos.board().cell(to).to_string();
+        let cell = choice.cell.to_string();
         self.say(&Msg::EngineMoves {
             player: pos.side_to_move().number(),
             cell: &cell,
@@ -403,9 +402,7 @@ impl<L: Lines, W: Write> Session<L, W> {
                 let verdict = self.computer.verdict(&pos, Some(deadline));
                 self.check_interrupt()?;
                 let verdict = verdict?;
-                let moves = pos
-                    .board()
-                    .names(verdict.best_moves.iter().copied().collect());
+                let moves = rastros_core::Cell::names(&verdict.best_moves);
                 match (verdict.value, verdict.dte) {
                     // Exact, or (past the deadline) proven by the strong search: the end is
                     // within its horizon, so value, DTE and optimal moves are exact.

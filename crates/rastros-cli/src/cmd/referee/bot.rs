@@ -154,9 +154,10 @@ impl Bot {
         match self {
             Bot::Builtin { engine } => {
                 let deadline = clock + limit * SEARCH_SHARE_PERCENT / 100;
-                let (cell, _exact) = engine.choose(&game.position(), seed, deadline)?;
+                let pos = game.position();
+                let (cell, _exact) = engine.choose(&pos, seed, deadline)?;
                 let mut next = game.clone();
-                next.play(cell)?;
+                next.play(pos.board().index(cell)?)?;
                 let time = clock.elapsed();
                 let result = if time > limit {
                     Err((Failure::Timeout, timeout_detail(limit)))
