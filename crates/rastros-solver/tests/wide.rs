@@ -172,3 +172,40 @@ fn perft_is_the_same_on_both_words() {
         }
     }
 }
+
+/// Starts on empty wide boards, where a child's region has more than 62 cells (the move
+/// ordering once kept that count in 6 bits, which debug builds caught as a panic): each DTE
+/// answer's line is legal, ends the game with the winner the value names, in exactly the
+/// claimed plies, and the value and winning modes agree with it.
+#[test]
+fn starts_on_empty_wide_boards_are_solved_and_their_lines_end_as_claimed() {
+    use rastros_core::{Cell, Outcome, Player};
+    use rastros_solver::Value;
+    for (w, h, start) in [(2, 33, "a10"), (2, 40, "a20"), (3, 22, "b11")] {
+        let board = wide(w, h);
+        let pos = Position::start(board, start.parse::<Cell>().unwrap()).unwrap();
+        let solver = wide_solver(board, 2, 16);
+        let dte = solver.analyze(&pos, Mode::Dte).unwrap();
+        let line = dte.line().expect("a DTE answer has a line");
+        assert_eq!(Some(line.len() as u32), dte.distance(), "{w}x{h} {start}");
+        let mut end = pos;
+        for &cell in line {
+            end = end.play(cell).unwrap();
+        }
+        let winner = match dte.value {
+            Value::Win => Player::One,
+            Value::Loss => Player::Two,
+        };
+        assert!(
+            matches!(end.outcome(), Outcome::Won { winner: w, .. } if w == winner),
+            "{w}x{h} {start}: the line ends in {}",
+            end.outcome()
+        );
+        assert_eq!(solver.value(&pos).unwrap(), dte.value);
+        let winning = solver.analyze(&pos, Mode::Winning).unwrap();
+        assert_eq!(
+            winning.winning().unwrap().is_empty(),
+            dte.value == Value::Loss
+        );
+    }
+}

@@ -35,10 +35,10 @@ impl<W: Word> Ahead<W> {
 //   bit   6       always 0
 //   bits  7..=10  replies                                                REPLIES_SHIFT
 //   bits 11..=13  safe replies                                           SAFE_SHIFT
-//   bits 14..=19  cells of the child's region (0 where not computed)    REGION_SHIFT
-//   bits 20..=21  the turn from the trail's last cell (`trail_turn`)     TRAIL_SHIFT
-//   bit  22       set unless the move cuts the opponent's goal off      CUT_SHIFT
-//   bit  23       set if the opponent answers with a trap at once       TRAPPED_SHIFT
+//   bits 14..=20  cells of the child's region (0 where not computed)    REGION_SHIFT
+//   bits 21..=22  the turn from the trail's last cell (`trail_turn`)     TRAIL_SHIFT
+//   bit  23       set unless the move cuts the opponent's goal off      CUT_SHIFT
+//   bit  24       set if the opponent answers with a trap at once       TRAPPED_SHIFT
 //
 // The sort packs `1 + key` above a move's index and cell (16 bits). The fields never
 // overlap: the compiler checks each field's largest value against its width below, and
@@ -47,16 +47,16 @@ const TIGHT_SHIFT: u32 = 0;
 const REPLIES_SHIFT: u32 = 7;
 const SAFE_SHIFT: u32 = 11;
 const REGION_SHIFT: u32 = 14;
-const TRAIL_SHIFT: u32 = 20;
-const CUT_SHIFT: u32 = 22;
-const TRAPPED_SHIFT: u32 = 23;
+const TRAIL_SHIFT: u32 = 21;
+const CUT_SHIFT: u32 = 23;
+const TRAPPED_SHIFT: u32 = 24;
 
 /// The tightness is capped here.
 const MAX_TIGHT: u32 = 63;
 /// A cell's eight neighbours at most, less the snail's own cell (never in the region).
 const MAX_REPLIES: u32 = 7;
-/// 64 cells at most, less the snail's cell and the cell it steps to.
-const MAX_CHILD_REGION: u32 = 62;
+/// 128 cells at most (the wide word), less the snail's cell and the cell it steps to.
+const MAX_CHILD_REGION: u32 = 126;
 /// The largest [`trail_turn`].
 const MAX_TRAIL: u32 = 2;
 
