@@ -830,6 +830,14 @@ async fn the_puzzles_are_served_apart_and_the_page_can_judge_every_first_move() 
     }
 }
 
+/// `post_json`, answered 200 with JSON: the JSON.
+async fn ok_json(app: &Router, path: &str, body: &Json) -> Json {
+    let a = post_json(app, path, body).await;
+    let text = String::from_utf8_lossy(&a.body);
+    assert_eq!(a.status, StatusCode::OK, "{path} {body}: {text}");
+    a.json()
+}
+
 /// A position of `board` (one row of each rank, top first) as its text form: the snail at
 /// `snail`, a wall of slime across the rank above it, the rest free.
 fn walled(width: usize, height: usize, snail: (usize, usize)) -> String {
@@ -863,19 +871,12 @@ async fn boards_up_to_128_cells_are_drawn_played_and_judged() {
         ..config()
     };
     let app = router(&config);
-    let nine = post_json(
+    let nine = ok_json(
         &app,
         "/api/position",
         &json!({"board": "9x9", "start": "e5"}),
     )
     .await;
-    assert_eq!(
-        nine.status,
-        StatusCode::OK,
-        "{}",
-        String::from_utf8_lossy(&nine.body)
-    );
-    let nine = nine.json();
     assert_eq!(nine["board"], "9x9");
     assert_eq!(nine["snail"], "e5");
     assert_eq!(nine["legal_moves"].as_array().unwrap().len(), 8);
@@ -885,33 +886,19 @@ async fn boards_up_to_128_cells_are_drawn_played_and_judged() {
         ("2x60", "a30"),
         ("10x12", "j11"),
     ] {
-        let m = post_json(
+        let m = ok_json(
             &app,
             "/api/move",
             &json!({"board": board, "start": start, "moves": [], "level": "strong", "seed": 5}),
         )
         .await;
-        assert_eq!(
-            m.status,
-            StatusCode::OK,
-            "{board}: {}",
-            String::from_utf8_lossy(&m.body)
-        );
-        let m = m.json();
         assert_eq!(m["board"], board);
         assert_eq!(m["played"].as_array().unwrap().len(), 1);
         assert_eq!(m["exact"], true);
     }
     // 2x60 behind a wall: exact, and equal to the solver.
     let text = walled(2, 60, (0, 11));
-    let a = post_json(&app, "/api/analyze", &json!({"position": text})).await;
-    assert_eq!(
-        a.status,
-        StatusCode::OK,
-        "{}",
-        String::from_utf8_lossy(&a.body)
-    );
-    let a = a.json();
+    let a = ok_json(&app, "/api/analyze", &json!({"position": text})).await;
     assert_eq!(a["exact"], true);
     let pos: Position<u128> = text.parse().unwrap();
     let solver = Solver::new(
@@ -936,18 +923,13 @@ async fn boards_up_to_128_cells_are_drawn_played_and_judged() {
     let text = walled(11, 11, (5, 5));
     for level in ["perfect", "strong", "easy"] {
         let clock = Instant::now();
-        let m = post_json(
+        let m = ok_json(
             &app,
             "/api/move",
             &json!({"position": text, "level": level, "seed": 2}),
         )
         .await;
-        assert_eq!(
-            m.status,
-            StatusCode::OK,
-            "{level}: {}",
-            String::from_utf8_lossy(&m.body)
-        );
+        assert_eq!(m["level"], level);
         assert!(
             clock.elapsed() < Duration::from_millis(1800),
             "{level}: {:?}",
@@ -955,9 +937,7 @@ async fn boards_up_to_128_cells_are_drawn_played_and_judged() {
         );
     }
     let clock = Instant::now();
-    let a = post_json(&app, "/api/analyze", &json!({"position": text}))
-        .await
-        .json();
+    let a = ok_json(&app, "/api/analyze", &json!({"position": text})).await;
     assert!(
         clock.elapsed() < Duration::from_millis(1800),
         "{:?}",
