@@ -403,7 +403,8 @@ fn wrong_language_codes_and_bad_arguments_are_refused() {
     for args in [
         &["play", "--board", "4x4"][..],
         &["play", "--start", "a1"],
-        &["play", "--board", "9x9"],
+        &["play", "--board", "12x12"],
+        &["play", "--board", "2x65"],
         &["play", "--side", "3"],
         &["play", "--level", "hard"],
     ] {
@@ -751,4 +752,54 @@ fn play_uses_the_winners_books_and_solved_starts_of_8x8() {
     );
     assert_ne!(code, 0);
     assert!(err.contains("--tables /nonexistent/tables"), "{err}");
+}
+
+/// 9x9 (and 11x11), on the 128-bit word: drawn with every rank and file, and played to the
+/// end against the strong level; a board over 128 cells is refused naming the limit, and a
+/// book on a board over 64 cells naming that one.
+///
+/// Only the strong level plays here: the perfect and easy levels solve, and on an open
+/// 9x9 board the search's move ordering fails a debug check of rastros-search (a region of
+/// at most 62 cells, order.rs), which these tests' debug binary runs.
+#[test]
+fn nine_by_nine_is_drawn_and_played_against_the_strong_level() {
+    let script = wandering(&["sw", "w", "s", "nw", "se", "n", "e", "ne"], 60);
+    let out = play(
+        &["--board", "9x9", "--level", "strong", "--side", "1"],
+        &script,
+    );
+    assert!(out.contains("The board is 9x9."), "{out}");
+    assert!(out.contains("\n  a b c d e f g h i\n"), "{out}");
+    assert!(
+        out.contains("\n9 . . . . . . . . 2   2 = goal of player 2\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n5 . . . . @ . . . .\n") || out.contains("\n5 . . . * @ * . . .\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Player 2 (computer) moves the snail to"),
+        "{out}"
+    );
+    assert!(out.contains("wins"), "the game ends: {out}");
+    let out = play(&["--board", "11x11", "--level", "strong"], "e5\nquit\n");
+    assert!(
+        out.contains("\n11 . . . . . . . . . . 2   2 = goal of player 2\n"),
+        "{out}"
+    );
+    assert!(out.contains("moves the snail to"), "{out}");
+    let (out, err, code) = rastros(&["play", "--board", "12x12"], "");
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("12x12") && err.contains("128"), "{err}");
+    let (out, err, code) = rastros(
+        &["play", "--board", "9x9", "--book", "tables/7x7-d4.book"],
+        "",
+    );
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert_eq!(
+        err,
+        "rastros: error: --book tables/7x7-d4.book: books hold boards of at most 64 cells, and \
+         9x9 has 81\n"
+    );
 }

@@ -10,7 +10,9 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Query, State};
 use axum::Json;
-use rastros_core::{parse_board, Board, Cell, EndReason, Outcome, Position};
+use rastros_core::{
+    parse_board_with, AnyBoardSize, Board, Cell, EndReason, Outcome, Position, Word,
+};
 use rastros_solver::player::{EngineError, Level, PositionAnalysis};
 use rastros_solver::terminal_score;
 use serde::{Deserialize, Serialize};
@@ -37,14 +39,54 @@ pub struct GameRequest {
 }
 
 impl GameRequest {
-    /// The game of the request, checked ([`Game::parse_from`]).
-    pub fn game(&self) -> Result<Game, ApiError> {
-        Game::parse_from(
+    /// The game of the request, checked ([`Game::parse_from`]), in the word its board fits:
+    /// boards of at most 64 cells on `u64`, of 65 to 128 on `u128`.
+    pub fn game(&self) -> Result<AnyGame, ApiError> {
+        let (board, start, position) = (
             self.board.as_deref(),
             self.start.as_deref(),
             self.position.as_deref(),
-            &self.moves,
-        )
+        );
+        Ok(if is_wide(board, position)? {
+            AnyGame::Wide(Game::parse_from(board, start, position, &self.moves)?)
+        } else {
+            AnyGame::Narrow(Game::parse_from(board, start, position, &self.moves)?)
+        })
+    }
+}
+
+/// Whether the request's board (named, or else the position's) has more than 64 cells; a
+/// board over 128 cells is refused here, naming the limit.
+fn is_wide(board: Option<&str>, position: Option<&str>) -> Result<bool, ApiError> {
+    let (field, size) = match (board, position) {
+        (Some(text), _) => ("board", text),
+        (None, Some(text)) => ("position", text.split_whitespace().next().unwrap_or("")),
+        (None, None) => return Ok(false),
+    };
+    match size.parse::<AnyBoardSize>() {
+        Ok(size) => Ok(matches!(size, AnyBoardSize::Wide(_))),
+        // A position's other mistakes get the position parser's own message.
+        Err(_) if field == "position" && !size.contains('x') => Ok(false),
+        Err(e) => Err(ApiError::BadRequest(format!("{field}: {e}"))),
+    }
+}
+
+/// A checked game in the word of its board.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    /// A board of at most 64 cells.
+    Narrow(Game<u64>),
+    /// A board of 65 to 128 cells.
+    Wide(Game<u128>),
+}
+
+impl AnyGame {
+    /// The position's state for drawing.
+    pub fn state(&self) -> PositionState {
+        match self {
+            AnyGame::Narrow(g) => g.state(),
+            AnyGame::Wide(g) => g.state(),
+        }
     }
 }
 
@@ -68,18 +110,18 @@ pub struct MoveRequest {
     pub seed: Option<u64>,
 }
 
-/// A game checked move by move.
+/// A game checked move by move, on a board of the word `W`.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Game<W: Word = u64> {
     /// The start position.
-    pub start: Position,
+    pub start: Position<W>,
     /// The moves played, as cell indices.
     pub moves: Vec<u8>,
     /// The position after the moves.
-    pub pos: Position,
+    pub pos: Position<W>,
 }
 
-impl Game {
+impl<W: Word> Game<W> {
     /// Checks a game: board, start cell (or a start `position` in the one-line text form:
     /// the game then goes on from it; its board must be `board` when both are given, and
     /// `start` must be absent) and every move, naming the first problem.
@@ -88,13 +130,12 @@ impl Game {
         start: Option<&str>,
         position: Option<&str>,
         moves: &[String],
-    ) -> Result<Game, ApiError> {
+    ) -> Result<Game<W>, ApiError> {
         let bad = ApiError::BadRequest;
         let named = board.is_some();
-        let board: &'static Board = match board {
-            None => Board::standard(),
-            Some(text) => parse_board(text).map_err(|e| bad(format!("board: {e}")))?,
-        };
+        let standard = Board::standard().to_string();
+        let board: &'static Board<W> =
+            parse_board_with(board.unwrap_or(&standard)).map_err(|e| bad(format!("board: {e}")))?;
         let start = match (start, position) {
             (Some(_), Some(_)) => {
                 return Err(bad(
@@ -102,7 +143,7 @@ impl Game {
                 ))
             }
             (_, Some(text)) => {
-                let pos: Position = text.parse().map_err(|e| bad(format!("position: {e}")))?;
+                let pos: Position<W> = text.parse().map_err(|e| bad(format!("position: {e}")))?;
                 if named && pos.board() != board {
                     return Err(bad(format!(
                         "position: its board is {}, not {board}",
@@ -327,7 +368,18 @@ pub async fn analyze(
 ) -> Result<Json<AnalyzeResponse>, ApiError> {
     let deadline = Instant::now() + state.move_time;
     let req: GameRequest = parse_json(body, state.body_limit)?;
-    let game = req.game()?;
+    match req.game()? {
+        AnyGame::Narrow(game) => analyze_game(&state, game, deadline).await,
+        AnyGame::Wide(game) => analyze_game(&state, game, deadline).await,
+    }
+}
+
+/// [`analyze`] of a game in the word of its board.
+async fn analyze_game<W: Word>(
+    state: &Arc<AppState>,
+    game: Game<W>,
+    deadline: Instant,
+) -> Result<Json<AnalyzeResponse>, ApiError> {
     let pos = game.pos;
     let (a, (pv, pv_complete)): (PositionAnalysis, (Vec<u8>, bool)) = match terminal_score(&pos) {
         // A finished game: the side to move has won or lost, and there is no move.
@@ -404,10 +456,24 @@ pub async fn play(
         moves,
     }
     .game()?;
+    let seed = seed.unwrap_or_else(clock_seed);
+    match game {
+        AnyGame::Narrow(game) => play_game(&state, game, level, seed, deadline).await,
+        AnyGame::Wide(game) => play_game(&state, game, level, seed, deadline).await,
+    }
+}
+
+/// [`play`] in a game in the word of its board.
+async fn play_game<W: Word>(
+    state: &Arc<AppState>,
+    game: Game<W>,
+    level: Level,
+    seed: u64,
+    deadline: Instant,
+) -> Result<Json<MoveResponse>, ApiError> {
     if let outcome @ Outcome::Won { .. } = game.pos.outcome() {
         return Err(ApiError::BadRequest(format!("the game is over: {outcome}")));
     }
-    let seed = seed.unwrap_or_else(clock_seed);
     let pos = game.pos;
     let choice = state
         .slots

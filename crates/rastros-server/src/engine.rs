@@ -1,18 +1,23 @@
 //! One solver slot's computer player: a [`player::Engine`] for the last board the slot used, made
-//! anew (same table size) when a request brings another board.
+//! anew (same table size) when a request brings another board. Boards of at most 64 cells get
+//! a `player::Engine<u64>`, larger ones (up to 128 cells) a `player::Engine<u128>`.
 
+use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
 
-use rastros_core::{Board, Position};
+use rastros_core::{Board, Position, Word};
 use rastros_solver::player::{self, Choice, EngineError, Level, PositionAnalysis, Tables};
 use rastros_solver::terminal_score;
 use rastros_solver::{Book, SolverConfig};
 
 /// The player of one slot, and how to make one for another board.
 pub struct Engine {
-    player: Option<player::Engine>,
+    /// A `player::Engine<W>` of the word of its board.
+    player: Option<Box<dyn Any + Send>>,
+    /// The player's board, `WxH`.
+    board: Option<(u8, u8)>,
     config: SolverConfig,
     book: Option<Arc<Book>>,
     tables: Arc<Tables>,
@@ -20,7 +25,7 @@ pub struct Engine {
 
 impl fmt::Debug for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Engine({:?})", self.player)
+        write!(f, "Engine({:?})", self.board)
     }
 }
 
@@ -30,6 +35,7 @@ impl Engine {
     pub fn new(config: SolverConfig, book: Option<Arc<Book>>) -> Engine {
         Engine {
             player: None,
+            board: None,
             config,
             book,
             tables: Arc::default(),
@@ -43,42 +49,58 @@ impl Engine {
         self
     }
 
-    /// The board of the player the engine keeps, if any.
-    pub fn board(&self) -> Option<&'static Board> {
-        self.player.as_ref().map(|p| p.board())
+    /// The board (width, height) of the player the engine keeps, if any.
+    pub fn board(&self) -> Option<(u8, u8)> {
+        self.board
     }
 
     /// The player for `board`: the one kept when it is for `board` (its table and cache
     /// warm), or a new one replacing it (the old table is freed first).
-    fn player(&mut self, board: &'static Board) -> Result<&mut player::Engine, EngineError> {
-        if self.board() != Some(board) {
+    fn player<W: Word>(
+        &mut self,
+        board: &'static Board<W>,
+    ) -> Result<&mut player::Engine<W>, EngineError> {
+        let dims = dimensions(board);
+        let kept = self.board == Some(dims)
+            && self
+                .player
+                .as_ref()
+                .is_some_and(|p| p.is::<player::Engine<W>>());
+        if !kept {
             self.player = None;
-            let book = self.book.clone().filter(|b| b.board() == board);
-            self.player =
-                Some(player::Engine::new(board, self.config, book)?.with_tables(&self.tables));
+            self.board = None;
+            // Books hold boards of at most 64 cells: a larger board has none.
+            let book = (self.book.clone()).filter(|b| dimensions(b.board()) == dims);
+            let made = player::Engine::new(board, self.config, book)?.with_tables(&self.tables);
+            self.player = Some(Box::new(made));
+            self.board = Some(dims);
         }
-        Ok(self.player.as_mut().expect("just made"))
+        Ok(self
+            .player
+            .as_mut()
+            .and_then(|p| p.downcast_mut())
+            .expect("the player of this board's word"))
     }
 
     /// Makes the player for `board` now (its table allocated), so that a table that cannot
     /// be allocated is found before the first request.
-    pub fn prepare(&mut self, board: &'static Board) -> Result<(), EngineError> {
+    pub fn prepare<W: Word>(&mut self, board: &'static Board<W>) -> Result<(), EngineError> {
         self.player(board).map(|_| ())
     }
 
     /// Every legal move of `pos` judged ([`player::Engine::analyze`]).
-    pub fn analyze(
+    pub fn analyze<W: Word>(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         deadline: Option<Instant>,
     ) -> Result<PositionAnalysis, EngineError> {
         self.player(pos.board())?.analyze(pos, deadline)
     }
 
     /// The move `level` plays ([`player::Engine::choose`]).
-    pub fn choose(
+    pub fn choose<W: Word>(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         level: Level,
         seed: u64,
         deadline: Option<Instant>,
@@ -91,9 +113,9 @@ impl Engine {
     /// `pv`). Each step asks [`player::Engine::verdict`], cached or solved; the line stops
     /// early, with `false`, at the first position whose answer is not exact (the deadline
     /// passed). A finished game has the empty line.
-    pub fn principal_variation(
+    pub fn principal_variation<W: Word>(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         deadline: Option<Instant>,
     ) -> Result<(Vec<u8>, bool), EngineError> {
         let player = self.player(pos.board())?;
@@ -111,4 +133,9 @@ impl Engine {
         }
         Ok((line, true))
     }
+}
+
+/// Width and height of a board of any word: what tells a slot's board from another.
+pub fn dimensions<W: Word>(board: &Board<W>) -> (u8, u8) {
+    (board.width(), board.height())
 }

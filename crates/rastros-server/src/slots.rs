@@ -14,13 +14,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rastros_core::Board;
+use rastros_core::{Board, Word};
 use rastros_solver::player::EngineError;
 use rastros_solver::player::Tables;
 use rastros_solver::{Book, SolverConfig};
 use tokio::sync::Semaphore;
 
-use crate::engine::Engine;
+use crate::engine::{dimensions, Engine};
 use crate::error::ApiError;
 
 /// The pool of engines.
@@ -61,7 +61,7 @@ impl Slots {
     /// Makes every slot's player for `board` now, each with its table: an error (a table
     /// that cannot be allocated) names the slot. Called before the server listens, so that
     /// too large a table is refused at start, not answered 500 on every request.
-    pub fn prepare(&self, board: &'static Board) -> Result<(), (usize, EngineError)> {
+    pub fn prepare<W: Word>(&self, board: &'static Board<W>) -> Result<(), (usize, EngineError)> {
         let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
         for (i, engine) in free.iter_mut().enumerate() {
             engine.prepare(board).map_err(|e| (i, e))?;
@@ -71,8 +71,13 @@ impl Slots {
 
     /// Runs `work` with an engine for `board` on a blocking thread: [`ApiError::Busy`] when no
     /// slot frees up within the wait.
-    pub async fn run<T, F>(self: &Arc<Self>, board: &'static Board, work: F) -> Result<T, ApiError>
+    pub async fn run<T, F, W>(
+        self: &Arc<Self>,
+        board: &'static Board<W>,
+        work: F,
+    ) -> Result<T, ApiError>
     where
+        W: Word,
         T: Send + 'static,
         F: FnOnce(&mut Engine) -> T + Send + 'static,
     {
@@ -80,7 +85,7 @@ impl Slots {
             .await
             .map_err(|_| ApiError::Busy)?
             .map_err(|_| ApiError::Busy)?;
-        let mut engine = self.take(board);
+        let mut engine = self.take(dimensions(board));
         let slots = Arc::clone(self);
         let job = tokio::task::spawn_blocking(move || {
             let out = catch_unwind(AssertUnwindSafe(|| work(&mut engine)));
@@ -100,7 +105,7 @@ impl Slots {
     }
 
     /// A free engine: one already for `board`, else the one used longest ago.
-    fn take(&self, board: &'static Board) -> Engine {
+    fn take(&self, board: (u8, u8)) -> Engine {
         let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
         let i = free
             .iter()

@@ -458,8 +458,13 @@ async fn bad_requests_are_answered_400_naming_the_problem() {
         ("/api/analyze", "{\"moves\": \"c3\"}", "invalid JSON"),
         (
             "/api/analyze",
-            "{\"board\": \"9x9\"}",
-            "board: unsupported board 9x9",
+            "{\"board\": \"12x12\"}",
+            "board: unsupported board 12x12",
+        ),
+        (
+            "/api/position",
+            "{\"position\": \"3x43 ...\"}",
+            "position: unsupported board 3x43",
         ),
         (
             "/api/analyze",
@@ -822,5 +827,129 @@ async fn the_puzzles_are_served_apart_and_the_page_can_judge_every_first_move() 
             .map(|m| &m["move"])
             .collect();
         assert_eq!(wins, [&p["solution"]], "{}", p["id"]);
+    }
+}
+
+/// `post_json`, answered 200 with JSON: the JSON.
+async fn ok_json(app: &Router, path: &str, body: &Json) -> Json {
+    let a = post_json(app, path, body).await;
+    let text = String::from_utf8_lossy(&a.body);
+    assert_eq!(a.status, StatusCode::OK, "{path} {body}: {text}");
+    a.json()
+}
+
+/// A position of `board` (one row of each rank, top first) as its text form: the snail at
+/// `snail`, a wall of slime across the rank above it, the rest free.
+fn walled(width: usize, height: usize, snail: (usize, usize)) -> String {
+    // One ply a slimed cell: player 1 moves after an even number.
+    let side = if width.is_multiple_of(2) { 1 } else { 2 };
+    let rows: Vec<String> = (1..=height)
+        .rev()
+        .map(|rank| {
+            (0..width)
+                .map(|file| match (file, rank) {
+                    _ if rank == snail.1 + 1 => 'x',
+                    (f, r) if (f, r) == snail => 'o',
+                    _ => '.',
+                })
+                .collect()
+        })
+        .collect();
+    format!("{width}x{height} {} {side}", rows.join("/"))
+}
+
+/// Boards of 65 to 128 cells: 9x9 (the page's preset, from e5), 11x11 and 2x60 are drawn,
+/// played at every level and judged; the answers on 2x60 behind a wall equal the 128-bit
+/// solver's, and on 11x11 the time budget gives an inexact answer in time.
+///
+/// The perfect level solves only behind a wall (a region of at most 62 cells): the
+/// search's move ordering checks that bound in debug builds (rastros-search, order.rs).
+#[tokio::test]
+async fn boards_up_to_128_cells_are_drawn_played_and_judged() {
+    let config = Config {
+        move_time: Duration::from_millis(800),
+        ..config()
+    };
+    let app = router(&config);
+    let nine = ok_json(
+        &app,
+        "/api/position",
+        &json!({"board": "9x9", "start": "e5"}),
+    )
+    .await;
+    assert_eq!(nine["board"], "9x9");
+    assert_eq!(nine["snail"], "e5");
+    assert_eq!(nine["legal_moves"].as_array().unwrap().len(), 8);
+    for (board, start) in [
+        ("9x9", "e5"),
+        ("11x11", "f6"),
+        ("2x60", "a30"),
+        ("10x12", "j11"),
+    ] {
+        let m = ok_json(
+            &app,
+            "/api/move",
+            &json!({"board": board, "start": start, "moves": [], "level": "strong", "seed": 5}),
+        )
+        .await;
+        assert_eq!(m["board"], board);
+        assert_eq!(m["played"].as_array().unwrap().len(), 1);
+        assert_eq!(m["exact"], true);
+    }
+    // 2x60 behind a wall: exact, and equal to the solver.
+    let text = walled(2, 60, (0, 11));
+    let a = ok_json(&app, "/api/analyze", &json!({"position": text})).await;
+    assert_eq!(a["exact"], true);
+    let pos: Position<u128> = text.parse().unwrap();
+    let solver = Solver::new(
+        pos.board(),
+        SolverConfig {
+            hash_mb: 8,
+            threads: 1,
+            ..SolverConfig::default()
+        },
+    )
+    .unwrap();
+    let want: Vec<Json> = solver
+        .move_scores(&pos)
+        .unwrap()
+        .into_iter()
+        .map(|(cell, s)| json!({"move": cell.to_string(), "value": value_name(s.value), "dte": s.dte}))
+        .collect();
+    assert_eq!(a["moves"].as_array().unwrap(), &want);
+    assert_eq!(a["pv_complete"], true);
+    // 11x11 behind a wall, far too large to solve: the budget answers, inexact, at every
+    // level, each request within the budget and a second.
+    let text = walled(11, 11, (5, 5));
+    for level in ["perfect", "strong", "easy"] {
+        let clock = Instant::now();
+        let m = ok_json(
+            &app,
+            "/api/move",
+            &json!({"position": text, "level": level, "seed": 2}),
+        )
+        .await;
+        assert_eq!(m["level"], level);
+        assert!(
+            clock.elapsed() < Duration::from_millis(1800),
+            "{level}: {:?}",
+            clock.elapsed()
+        );
+    }
+    let clock = Instant::now();
+    let a = ok_json(&app, "/api/analyze", &json!({"position": text})).await;
+    assert!(
+        clock.elapsed() < Duration::from_millis(1800),
+        "{:?}",
+        clock.elapsed()
+    );
+    assert_eq!(a["exact"], false);
+    assert_eq!(a["pv"], json!([]));
+    assert!(!a["best_moves"].as_array().unwrap().is_empty());
+    // Over 128 cells: refused naming the limit.
+    for board in ["12x12", "2x65", "11x12"] {
+        let a = post_json(&app, "/api/move", &json!({"board": board})).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST);
+        assert!(a.error().contains("128"), "{board}: {}", a.error());
     }
 }

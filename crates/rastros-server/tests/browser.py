@@ -26,7 +26,7 @@ Starts `rastros serve --listen 127.0.0.1:0`, loads the page and:
 - sturdy play (issue 50): a double click under 150 ms of emulated latency sends one move
   and marks the cell at once, a failed move keeps the position, an address with an
   illegal or unknown move loads its legal part, Back / Forward (also both at once), the
-  move list's jump, Undo and Redo, a refused 9x9 keeps the game, level and side changes,
+  move list's jump, Undo and Redo, a refused 12x12 keeps the game, level and side changes,
   an arrow off the board;
 - the analysis board: the best line (#pv, data-moves) and stepping along it, the legend,
   the goal tooltip, copy link / position and paste, flip, two players, "Computer plays
@@ -688,10 +688,11 @@ def main():
         url_before = driver.current_url
         size = driver.find_element(By.ID, "board-size")
         size.clear()
-        size.send_keys("9x9")
+        size.send_keys("12x12")
         driver.find_element(By.ID, "new").click()
         wait.until(lambda d: note() != "" and calm(d))
-        check("a refused board says why", note().startswith("There is no 9x9 board") and "goes on" in note(), repr(note()))
+        check("a refused board says why", note().startswith("There is no 12x12 board") and "at most 128 cells" in note()
+              and "goes on" in note(), repr(note()))
         check(
             "a refused board keeps the game",
             driver.current_url == url_before and moves_now() == ["c3", "b3"] and snail_cell() == "b3",
@@ -864,6 +865,26 @@ def main():
         wait.until(lambda d: d.find_element(By.ID, "new").text == "New game")
         driver.save_screenshot(os.path.join(out_dir, "browser-8x8-d5-not-certain.png"))
 
+        # 9x9 from e5 (the preset, on the 128-bit word): a game of six clicks against the
+        # strong level, then the analysis of the open board, inexact within the budget.
+        driver.find_element(By.CSS_SELECTOR, '.presets [data-board="9x9"][data-start="e5"]').click()
+        wait.until(lambda d: "board=9x9" in d.current_url and calm(d))
+        check("the 9x9 e5 preset starts on e5", snail_cell() == "e5", snail_cell())
+        fresh("#board=9x9&start=e5&level=strong&side=1")
+        for _ in range(6):
+            if driver.find_elements(By.ID, "end") and driver.find_element(By.ID, "end").is_displayed():
+                break
+            before = played()
+            legal = driver.find_elements(By.CSS_SELECTOR, "#board .cell.legal")
+            if not legal:
+                break
+            legal[-1].click()
+            wait.until(lambda d, before=before: played() >= before + 2 and calm(d))
+        check("9x9: six moves of each side played", len(moves_now()) >= 12, str(moves_now()))
+        cells = driver.find_elements(By.CSS_SELECTOR, "#board .cell")
+        check("9x9: 81 cells drawn", len(cells) == 81, str(len(cells)))
+        driver.save_screenshot(os.path.join(out_dir, "browser-9x9.png"))
+
         # Portuguese: every text of the page, and the rules.
         fresh("#board=7x7&moves=c3,b3&side=1&level=perfect")
         Select(driver.find_element(By.ID, "lang")).select_by_value("pt")
@@ -994,6 +1015,24 @@ def main():
         check("phone 32x2: the snail is in view", box[0] >= 0 and box[1] <= width, str(box))
         check("phone 32x2: cells are at least 25 px wide", box[2] >= 25, str(box))
         driver.save_screenshot(os.path.join(out_dir, "browser-phone-32x2.png"))
+        # 11x11 on the phone (the 128-bit word): the whole board in view, no sideways scroll,
+        # cells of at least 28 px, and a few moves played against the strong level.
+        fresh("#board=11x11&start=f6&level=strong&side=1")
+        width = no_sideways_scroll("phone 11x11: nothing scrolls sideways")
+        box = driver.execute_script(
+            "const r = document.getElementById('board').getBoundingClientRect();"
+            "const c = document.querySelector('.cell').getBoundingClientRect();"
+            "return [r.left, r.right, c.width, c.height]"
+        )
+        check("phone 11x11: the board fits the screen", box[0] >= 0 and box[1] <= width, str(box))
+        check("phone 11x11: cells are at least 28 px", min(box[2], box[3]) >= 28, str(box))
+        for _ in range(4):
+            before = played()
+            legal = driver.find_elements(By.CSS_SELECTOR, "#board .cell.legal")
+            legal[0].click()
+            wait.until(lambda d, before=before: played() >= before + 2 and calm(d))
+        check("phone 11x11: four moves of each side played", len(moves_now()) >= 8, str(moves_now()))
+        driver.save_screenshot(os.path.join(out_dir, "browser-phone-11x11.png"))
         refused = [
             entry["message"]
             for entry in driver.get_log("browser")

@@ -4,7 +4,7 @@ const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
 /**
  * The name of file `file` (from 0): "a" to "z", then "aa", "ab", ... like spreadsheet
- * columns, as `rastros_core::Cell` names them (boards are at most 32 wide: "af").
+ * columns, as `rastros_core::Cell` names them (boards are at most 64 wide: "bl").
  */
 export const fileName = (file) =>
   (file >= 26 ? LETTERS[Math.floor(file / 26) - 1] : "") + LETTERS[file % 26];

@@ -635,3 +635,80 @@ fn a_win_in_one_is_exact_at_once() {
     let c = player.choose(&pos, Level::Perfect, 1, deadline).unwrap();
     assert_eq!((c.cell, c.exact), (Cell::new(0, 0), true));
 }
+
+/// The 128-bit engine: on deep positions of 9x9, 2x60 and 3x30 its analysis equals plain
+/// brute force and every level plays a legal move (perfect an optimal one); a book of
+/// another board is refused.
+#[test]
+fn wide_boards_analysis_against_brute_force_and_every_level_plays() {
+    use common::{random_positions, rng, Brute};
+    let mut rng = rng(0x9_9128);
+    let mut checked = 0;
+    for (w, h) in [(9, 9), (2, 60), (3, 30)] {
+        let board = Board::<u128>::with_word(w, h).unwrap();
+        let mut engine = Engine::new(board, config(), None).unwrap();
+        let mut brute = Brute::default();
+        for (i, pos) in random_positions(board, 60, &mut rng) {
+            let a = engine.analyze(&pos, None).unwrap();
+            assert!(a.exact);
+            let truth = brute.move_scores(&pos);
+            let got: Vec<_> = a
+                .moves
+                .iter()
+                .map(|m| (m.cell, m.value.unwrap(), m.dte.unwrap()))
+                .collect();
+            let want: Vec<_> = truth.iter().map(|(c, s)| (*c, s.value, s.dte)).collect();
+            assert_eq!(got, want, "{pos}");
+            assert_eq!(a.best_moves, brute.optimal_moves(&pos), "{pos}");
+            for level in Level::ALL {
+                let choice = engine.choose(&pos, level, i as u64, None).unwrap();
+                assert!(pos.moves().any(|m| m == choice.cell), "{level} on {pos}");
+                if level == Level::Perfect {
+                    assert!(a.best_moves.contains(&choice.cell), "{pos}");
+                }
+            }
+            checked += 1;
+            if i % 10 == 0 {
+                brute = Brute::default();
+            }
+        }
+    }
+    assert!(checked >= 100, "only {checked} positions");
+    let book = Arc::new(build_book(Position::centre(sized(3, 3)).unwrap(), 2));
+    let nine = Board::<u128>::with_word(9, 9).unwrap();
+    let err = Engine::new(nine, config(), Some(book)).unwrap_err();
+    assert!(matches!(err, EngineError::BookBoard { .. }), "{err}");
+}
+
+/// A position of 11x11 whose snail region (54 cells, walled off by a rank of slime) is far
+/// too large to solve at once.
+///
+/// The search's move ordering checks in debug builds that a region holds at most 62 cells
+/// (rastros-search, `order.rs`), so the tests that solve on 11x11 start behind a wall.
+const WALLED_11X11: &str =
+    "11x11 .........../.........../.........../.........../.........../xxxxxxxxxxx/\
+    .....o...../.........../.........../.........../........... 2";
+
+/// On 11x11 with a short deadline every level answers at once: the perfect level's answer
+/// is then the strong search's, marked inexact; on the open board the strong level plays.
+#[test]
+fn eleven_by_eleven_answers_within_a_deadline() {
+    let board = Board::<u128>::with_word(11, 11).unwrap();
+    let mut engine = Engine::new(board, config(), None).unwrap();
+    let centre = Position::centre(board).unwrap();
+    let c = engine.choose(&centre, Level::Strong, 1, None).unwrap();
+    assert!(c.exact && centre.moves().any(|m| m == c.cell));
+    let walled: Position<u128> = WALLED_11X11.parse().unwrap();
+    let t = Instant::now();
+    let a = engine
+        .analyze(&walled, Some(t + Duration::from_millis(300)))
+        .unwrap();
+    assert!(!a.exact && a.value.is_none(), "{a:?}");
+    assert_eq!(a.moves.len(), walled.moves().len());
+    for level in Level::ALL {
+        let deadline = Instant::now() + Duration::from_millis(300);
+        let c = engine.choose(&walled, level, 3, Some(deadline)).unwrap();
+        assert!(walled.moves().any(|m| m == c.cell));
+    }
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+}

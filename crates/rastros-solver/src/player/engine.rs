@@ -1,6 +1,7 @@
 //! The [`Engine`]: exact verdicts from its cache, the solved starts, the book or its solver,
 //! and the move each [`Level`] plays.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -10,7 +11,7 @@ use std::time::Instant;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use rastros_core::{Board, Cell, Outcome, Position};
+use rastros_core::{Board, Cell, Outcome, Position, Word};
 
 use super::strong::{best_scored, estimate, strong_moves, strong_scores};
 use super::{
@@ -36,17 +37,23 @@ struct Exact {
 ///
 /// An `Engine` answers one question at a time (`&mut self`) and is [`Send`]: a server keeps
 /// a pool of them, one per concurrent request, sharing one `Arc<Book>`.
-pub struct Engine {
-    solver: Solver,
+///
+/// The word `W` is the board's ([`rastros_core::Word`]): `Engine` plays boards of at most
+/// 64 cells, `Engine<u128>` boards of 65 to 128 cells (9x9, 11x11, 2x60). Books and the
+/// tables' winner's books and solved starts hold boards of at most 64 cells only, so a
+/// 128-bit engine has none: it answers from its solver, and past a deadline from the
+/// strong search.
+pub struct Engine<W: Word = u64> {
+    solver: Solver<W>,
     book: Option<Arc<Book>>,
     /// Winner's books of this board, consulted by the levels that play optimal moves.
     winner_books: Vec<Arc<WinnerBook>>,
     /// Positions whose every move was solved elsewhere (the starts of `tables/`).
     solved: HashMap<Position, Vec<(u8, Score)>>,
-    cache: HashMap<Position, Exact>,
+    cache: HashMap<Position<W>, Exact>,
 }
 
-impl fmt::Debug for Engine {
+impl<W: Word> fmt::Debug for Engine<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Engine")
             .field("solver", &self.solver)
@@ -58,16 +65,17 @@ impl fmt::Debug for Engine {
     }
 }
 
-impl Engine {
+impl<W: Word> Engine<W> {
     /// A player for `board` with a solver set up by `config` and, if given, a book of that
-    /// board to answer the positions it holds.
+    /// board to answer the positions it holds (books hold boards of at most 64 cells: a
+    /// book given for a larger board is refused as [`EngineError::BookBoard`]).
     pub fn new(
-        board: &'static Board,
+        board: &'static Board<W>,
         config: SolverConfig,
         book: Option<Arc<Book>>,
-    ) -> Result<Engine, EngineError> {
+    ) -> Result<Engine<W>, EngineError> {
         if let Some(book) = &book {
-            if book.board() != board {
+            if narrow_board(board) != Some(book.board()) {
                 return Err(EngineError::BookBoard {
                     player: board.to_string(),
                     book: book.board().to_string(),
@@ -87,8 +95,10 @@ impl Engine {
     /// levels that play optimal moves where the engine has the winning side, and their
     /// solved starts answer every question about those starts at once. Tables of other
     /// boards are left out.
-    pub fn with_tables(mut self, tables: &Tables) -> Engine {
-        let board = self.board();
+    pub fn with_tables(mut self, tables: &Tables) -> Engine<W> {
+        let Some(board) = narrow_board(self.board()) else {
+            return self;
+        };
         self.winner_books.extend(
             tables
                 .winner_books
@@ -110,7 +120,7 @@ impl Engine {
     }
 
     /// The board.
-    pub fn board(&self) -> &'static Board {
+    pub fn board(&self) -> &'static Board<W> {
         self.solver.board()
     }
 
@@ -129,7 +139,7 @@ impl Engine {
 
     /// Whether the exact verdict on `pos` is cached, so [`verdict`](Engine::verdict) answers
     /// without a search.
-    pub fn is_cached(&self, pos: &Position) -> bool {
+    pub fn is_cached(&self, pos: &Position<W>) -> bool {
         self.cache.contains_key(pos)
     }
 
@@ -138,7 +148,7 @@ impl Engine {
     /// [`analyze`](Engine::analyze), which also scores every move.
     pub fn verdict(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         deadline: Option<Instant>,
     ) -> Result<Verdict, EngineError> {
         self.check(pos)?;
@@ -169,7 +179,7 @@ impl Engine {
     /// `exact: false` and values `None` where that search proves nothing.
     pub fn analyze(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         deadline: Option<Instant>,
     ) -> Result<PositionAnalysis, EngineError> {
         self.check(pos)?;
@@ -204,7 +214,7 @@ impl Engine {
     /// passes first, the strong search chooses (`exact: false`).
     pub fn choose(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         level: Level,
         seed: u64,
         deadline: Option<Instant>,
@@ -227,7 +237,9 @@ impl Engine {
             return Ok(choice(pick(&legal), true));
         }
         if perfect {
-            if let Some(cell) = self.winner_books.iter().find_map(|b| b.probe(pos)) {
+            let from_book =
+                narrow(pos).and_then(|p| self.winner_books.iter().find_map(|b| b.probe(p)));
+            if let Some(cell) = from_book {
                 return Ok(choice(cell, true));
             }
             // The optimal move within half the time; then, in what is left, any move the
@@ -258,7 +270,7 @@ impl Engine {
     }
 
     /// Refuses positions of another board and finished games.
-    fn check(&self, pos: &Position) -> Result<(), EngineError> {
+    fn check(&self, pos: &Position<W>) -> Result<(), EngineError> {
         if pos.board() != self.board() {
             return Err(EngineError::BoardMismatch {
                 player: self.board().to_string(),
@@ -276,13 +288,13 @@ impl Engine {
     /// move); `None` when the deadline passes first.
     fn exact_verdict(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         deadline: Option<Instant>,
     ) -> Result<Option<Exact>, EngineError> {
         if let Some(exact) = self.cache.get(pos) {
             return Ok(Some(exact.clone()));
         }
-        if let Some(moves) = self.solved.get(pos) {
+        if let Some(moves) = narrow(pos).and_then(|p| self.solved.get(p)) {
             let (score, best_moves) = best_of(moves).expect("a solved start has moves");
             return Ok(Some(Exact {
                 score,
@@ -291,9 +303,8 @@ impl Engine {
             }));
         }
         let known = win_in_one(pos).or_else(|| {
-            self.book
-                .as_deref()
-                .and_then(|book| book_verdict(book, pos))
+            let (book, pos) = (self.book.as_deref()?, narrow(pos)?);
+            book_verdict(book, pos)
         });
         let exact = match known {
             Some(exact) => exact,
@@ -323,7 +334,7 @@ impl Engine {
     /// or when every child wins for the opponent (the position is lost).
     fn winning_move(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         scores: &[(u8, i32)],
         deadline: Option<Instant>,
     ) -> Result<Option<u8>, EngineError> {
@@ -350,16 +361,16 @@ impl Engine {
     /// the cache, the book or the solver; `None` when the deadline passes first.
     fn exact_moves(
         &mut self,
-        pos: &Position,
+        pos: &Position<W>,
         deadline: Option<Instant>,
     ) -> Result<Option<Vec<(u8, Score)>>, EngineError> {
         if let Some(moves) = self.cache.get(pos).and_then(|e| e.moves.clone()) {
             return Ok(Some(moves));
         }
-        if let Some(moves) = self.solved.get(pos) {
+        if let Some(moves) = narrow(pos).and_then(|p| self.solved.get(p)) {
             return Ok(Some(moves.clone()));
         }
-        let known = self.book.as_deref().and_then(|book| book_moves(book, pos));
+        let known = narrow(pos).and_then(|p| book_moves(self.book.as_deref()?, p));
         let moves = match known {
             Some(moves) => moves,
             None => match self.solve(deadline, |s| s.move_scores(pos))? {
@@ -385,7 +396,7 @@ impl Engine {
         Ok(Some(moves))
     }
 
-    fn remember(&mut self, pos: Position, exact: Exact) {
+    fn remember(&mut self, pos: Position<W>, exact: Exact) {
         if self.cache.len() >= CACHE_POSITIONS {
             self.cache.clear();
         }
@@ -399,7 +410,7 @@ impl Engine {
     fn solve<T>(
         &mut self,
         deadline: Option<Instant>,
-        work: impl FnOnce(&Solver) -> Result<T, SolveError>,
+        work: impl FnOnce(&Solver<W>) -> Result<T, SolveError>,
     ) -> Result<Option<T>, EngineError> {
         let result = match deadline {
             None => work(&self.solver),
@@ -442,7 +453,7 @@ impl Engine {
 /// The verdict on `pos` when its mover can step into its own goal: a win in 1 ply, by that
 /// move and by any move that leaves the opponent no move at all. Found by looking one ply
 /// ahead: the solver's [`Mode::Dte`] would also prove the value of every other move.
-fn win_in_one(pos: &Position) -> Option<Exact> {
+fn win_in_one<W: Word>(pos: &Position<W>) -> Option<Exact> {
     let legal = pos.legal_moves();
     if !legal.has(pos.board().goal(pos.side_to_move())) {
         return None;
@@ -464,6 +475,16 @@ fn win_in_one(pos: &Position) -> Option<Exact> {
         best_moves,
         moves: None,
     })
+}
+
+/// The position as a 64-bit one when its word is `u64`: books and tables hold only those.
+fn narrow<W: Word>(pos: &Position<W>) -> Option<&Position> {
+    (pos as &dyn Any).downcast_ref()
+}
+
+/// The board as a 64-bit one when its word is `u64`.
+fn narrow_board<W: Word>(board: &'static Board<W>) -> Option<&'static Board> {
+    (board as &dyn Any).downcast_ref()
 }
 
 /// The book's verdict on `pos` itself, if it holds the position.

@@ -1,14 +1,14 @@
 //! The `strong` level's search: negamax with alpha-beta to a fixed depth and a static
 //! evaluation beyond it; it also answers when a deadline passes before the exact answer.
 
-use rastros_core::{Board, Outcome, Position};
+use rastros_core::{Board, Outcome, Position, Word};
 
 use super::{MoveVerdict, PositionAnalysis, STRONG_DEPTH};
 use crate::score::{Score, Value};
 
 /// The strong search's answer, for a deadline that passed: proven values where the search
 /// sees the end of the game, the moves it rates best.
-pub(super) fn estimate(pos: &Position) -> PositionAnalysis {
+pub(super) fn estimate<W: Word>(pos: &Position<W>) -> PositionAnalysis {
     let scores = strong_scores(pos, STRONG_DEPTH);
     let best = scores.iter().map(|&(_, s)| s).max().unwrap_or(0);
     let position = proven(best);
@@ -57,13 +57,13 @@ fn proven(s: i32) -> Option<Score> {
 }
 
 /// King-step distance between two cells.
-fn distance(board: &Board, a: u8, b: u8) -> i32 {
+fn distance<W: Word>(board: &Board<W>, a: u8, b: u8) -> i32 {
     board.cell(a).king_distance(board.cell(b)).into()
 }
 
 /// The static evaluation for the side to move: positive when the snail is nearer that
 /// side's own goal than the opponent's.
-fn evaluate(pos: &Position) -> i32 {
+fn evaluate<W: Word>(pos: &Position<W>) -> i32 {
     let board = pos.board();
     let side = pos.side_to_move();
     let snail = pos.snail();
@@ -71,7 +71,7 @@ fn evaluate(pos: &Position) -> i32 {
 }
 
 /// The exact result of a finished game for its side to move, `ply` plies below the root.
-fn terminal(pos: &Position, ply: i32) -> Option<i32> {
+fn terminal<W: Word>(pos: &Position<W>, ply: i32) -> Option<i32> {
     match pos.outcome() {
         Outcome::InProgress => None,
         Outcome::Won { winner, .. } if winner == pos.side_to_move() => Some(WON - ply),
@@ -80,7 +80,7 @@ fn terminal(pos: &Position, ply: i32) -> Option<i32> {
 }
 
 /// Negamax with alpha-beta to `depth` plies, scores for the side to move.
-fn alphabeta(pos: &Position, depth: u32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+fn alphabeta<W: Word>(pos: &Position<W>, depth: u32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
     if let Some(score) = terminal(pos, ply) {
         return score;
     }
@@ -109,7 +109,7 @@ fn alphabeta(pos: &Position, depth: u32, ply: i32, mut alpha: i32, beta: i32) ->
 /// `depth`-ply search (the move itself included): `10000 - p` for a win at ply `p`,
 /// `p - 10000` for a loss, and otherwise the evaluation at the horizon (how much nearer the
 /// snail is to the mover's goal than to the opponent's).
-pub fn strong_scores(pos: &Position, depth: u32) -> Vec<(u8, i32)> {
+pub fn strong_scores<W: Word>(pos: &Position<W>, depth: u32) -> Vec<(u8, i32)> {
     pos.legal_moves()
         .iter()
         .map(|to| {
@@ -123,7 +123,7 @@ pub fn strong_scores(pos: &Position, depth: u32) -> Vec<(u8, i32)> {
 
 /// The moves of `pos` with the best `depth`-ply score (all of them when they tie), lowest
 /// cell first.
-pub fn strong_moves(pos: &Position, depth: u32) -> Vec<u8> {
+pub fn strong_moves<W: Word>(pos: &Position<W>, depth: u32) -> Vec<u8> {
     best_scored(strong_scores(pos, depth))
 }
 

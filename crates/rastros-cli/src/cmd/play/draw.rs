@@ -2,7 +2,7 @@
 //! left, `@` the snail, `#` slime, `.` a free cell, `*` a legal move, `1` and `2` the goal
 //! corners, each labelled with its owner on the right.
 
-use rastros_core::{Cell, Player, Position};
+use rastros_core::{Cell, Player, Position, Word};
 
 use crate::i18n::{text, Lang, Msg};
 
@@ -10,7 +10,7 @@ use crate::i18n::{text, Lang, Msg};
 /// letters above and below, each line ending with a newline. Legal moves are marked
 /// with `*` when `mark_moves` is set; a goal corner always shows its owner's number
 /// unless the snail stands on it.
-pub fn board(pos: &Position, lang: Lang, mark_moves: bool) -> String {
+pub fn board<W: Word>(pos: &Position<W>, lang: Lang, mark_moves: bool) -> String {
     let board = pos.board();
     let legal = if mark_moves {
         pos.legal_moves()

@@ -1,7 +1,7 @@
 //! What the person types during `rastros play`: a line read into an [`Input`], and a move
 //! checked against the position.
 
-use rastros_core::{Cell, Direction, PlayError, Position};
+use rastros_core::{Cell, Direction, PlayError, Position, Word};
 
 /// A command other than a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,7 +97,7 @@ pub enum Illegal {
 
 /// The cell a move input sends the snail to in `pos`, or why it cannot be played.
 /// `None` for inputs that are not moves.
-pub fn target(pos: &Position, input: &Input) -> Option<Result<u8, Illegal>> {
+pub fn target<W: Word>(pos: &Position<W>, input: &Input) -> Option<Result<u8, Illegal>> {
     if pos.is_over() && matches!(input, Input::Cell(_) | Input::Direction(..)) {
         return Some(Err(Illegal::GameOver));
     }

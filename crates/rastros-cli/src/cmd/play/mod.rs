@@ -27,7 +27,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use rastros_core::{BoardSize, Cell, Position};
+use std::any::Any;
+
+use rastros_core::{AnyBoardSize, Cell, Position, Word};
 use rastros_solver::player::{self, Level};
 use rastros_solver::SolverConfig;
 
@@ -73,9 +75,9 @@ impl From<LevelArg> for Level {
 /// Arguments of `rastros play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// Board size WxH (W*H <= 64).
+    /// Board size WxH (W*H <= 128; boards over 64 cells have no book nor tables).
     #[arg(long, default_value = "7x7")]
-    board: BoardSize,
+    board: AnyBoardSize,
     /// Start cell of the snail (default: the centre; required on boards without one).
     #[arg(long)]
     start: Option<Cell>,
@@ -144,25 +146,50 @@ pub fn rules(args: RulesArgs) -> Result<(), CliError> {
 /// Runs `rastros play`: games against the computer on stdin and stdout until `quit` or
 /// the end of the input. Ctrl-C ends the program with code 130, after a goodbye.
 pub fn run(args: PlayArgs) -> Result<(), CliError> {
-    let lang: Lang = args.lang.parse()?;
-    let (first, start) = match &args.game_file {
-        Some(path) => {
+    match (&args.game_file, args.board) {
+        (Some(path), _) => {
             let game = crate::args::read_game_file(path, args.start, "--game-file")?;
             let pos = crate::args::in_progress(game.position(), "--game-file")?;
-            (game.start(), pos)
+            run_from(&args, game.start(), pos)
         }
-        None => {
-            let start = crate::args::start_or_centre(args.board.0, args.start)?;
-            (start, start)
+        (None, AnyBoardSize::Narrow(board)) => {
+            let start = crate::args::start_or_centre(board, args.start)?;
+            run_from(&args, start, start)
         }
-    };
+        (None, AnyBoardSize::Wide(board)) => {
+            let start = crate::args::start_or_centre(board, args.start)?;
+            run_from(&args, start, start)
+        }
+    }
+}
+
+/// [`run`] from `start`, the game having begun at `first`, on a board of the word `B`.
+fn run_from<B: Word>(
+    args: &PlayArgs,
+    first: Position<B>,
+    start: Position<B>,
+) -> Result<(), CliError> {
+    let lang: Lang = args.lang.parse()?;
     let board = start.board();
     let config = SolverConfig {
         hash_mb: args.hash_mb as usize,
         threads: args.threads,
         ..SolverConfig::default()
     };
-    let book = opening_book(args.book.as_deref(), &first)?.map(Arc::new);
+    // Books hold boards of at most 64 cells: a larger board plays without one.
+    let book = match (&first as &dyn Any).downcast_ref::<Position>() {
+        Some(first) => opening_book(args.book.as_deref(), first)?.map(Arc::new),
+        None => match &args.book {
+            Some(p) => {
+                return Err(CliError(format!(
+                    "--book {}: books hold boards of at most 64 cells, and {board} has {}",
+                    p.display(),
+                    board.size()
+                )))
+            }
+            None => None,
+        },
+    };
     let tables = crate::args::engine_tables(args.tables.as_deref())?;
     let computer = player::Engine::new(board, config, book)?.with_tables(&tables);
     let seed = args.seed.unwrap_or_else(clock_seed);

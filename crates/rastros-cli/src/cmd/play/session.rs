@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use rastros_core::{EndReason, Outcome, Player, Position};
+use rastros_core::{EndReason, Outcome, Player, Position, Word};
 use rastros_solver::fsio;
 use rastros_solver::player::{self, EngineError, Level};
 use rastros_solver::Value;
@@ -18,11 +18,11 @@ use super::lines::{Line, Lines};
 use super::{draw, wrap, SideArg};
 use crate::i18n::{text, Lang, Msg};
 
-/// What a session is set up with.
+/// What a session is set up with, on a board of the word `B`.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Setup {
+pub(super) struct Setup<B: Word = u64> {
     pub(super) lang: Lang,
-    pub(super) start: Position,
+    pub(super) start: Position<B>,
     pub(super) side: SideArg,
     pub(super) level: Level,
     pub(super) seed: u64,
@@ -63,23 +63,23 @@ impl From<EngineError> for Stop {
 /// One game: the position, the person's side, and the positions before each of the
 /// person's moves (for `undo`).
 #[derive(Clone, Debug)]
-struct Game {
-    pos: Position,
+struct Game<B: Word> {
+    pos: Position<B>,
     human: Player,
-    history: Vec<Position>,
+    history: Vec<Position<B>>,
     resigned: bool,
 }
 
-impl Game {
+impl<B: Word> Game<B> {
     fn over(&self) -> bool {
         self.resigned || self.pos.is_over()
     }
 }
 
 /// The games of one run of `rastros play`, with its input and output.
-pub(super) struct Session<L, W> {
-    setup: Setup,
-    computer: player::Engine,
+pub(super) struct Session<L, W, B: Word = u64> {
+    setup: Setup<B>,
+    computer: player::Engine<B>,
     /// The seeds of the computer's moves, one drawn for each move.
     seeds: ChaCha8Rng,
     /// Which side the person plays with `--side random`.
@@ -87,7 +87,7 @@ pub(super) struct Session<L, W> {
     input: L,
     out: W,
     echo: bool,
-    game: Game,
+    game: Game<B>,
     /// The position has changed since it was last drawn.
     redraw: bool,
     /// Set by Ctrl-C.
@@ -97,10 +97,10 @@ pub(super) struct Session<L, W> {
     columns: fn() -> usize,
 }
 
-impl<L: Lines, W: Write> Session<L, W> {
+impl<L: Lines, W: Write, B: Word> Session<L, W, B> {
     pub(super) fn new(
-        setup: Setup,
-        computer: player::Engine,
+        setup: Setup<B>,
+        computer: player::Engine<B>,
         input: L,
         out: W,
         echo: bool,
