@@ -15,8 +15,10 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::str::FromStr;
 
-/// Larger than any DTE on a 64-cell board.
-pub const MATE: i32 = 100;
+/// Larger than any DTE: a game on 128 cells lasts at most 127 plies. Scores relative to a
+/// position then fill an `i8` exactly (a win in 1 is 127, a loss in 0 is -128), and those two,
+/// the weakest bounds there are, double as the table's marks for no bound.
+pub const MATE: i32 = 128;
 
 /// WIN or LOSS for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -99,8 +101,8 @@ impl FromStr for Value {
 pub struct Score {
     /// WIN or LOSS for the side to move.
     pub value: Value,
-    /// Plies to the end of the game under best play: below [`MATE`] (a game on 64 cells
-    /// lasts at most 62 plies), or the integer form and the order mean nothing.
+    /// Plies to the end of the game under best play: below [`MATE`] (a game on 128 cells
+    /// lasts at most 127 plies), or the integer form and the order mean nothing.
     pub dte: u32,
 }
 

@@ -174,14 +174,21 @@ fn perft_is_the_same_on_both_words() {
 }
 
 /// Starts on empty wide boards, where a child's region has more than 62 cells (the move
-/// ordering once kept that count in 6 bits, which debug builds caught as a panic): each DTE
+/// ordering once kept that count in 6 bits, which debug builds caught as a panic) and, on
+/// 2x58 and 2x64, where lines can last over 100 plies (scores once held 99): each DTE
 /// answer's line is legal, ends the game with the winner the value names, in exactly the
 /// claimed plies, and the value and winning modes agree with it.
 #[test]
 fn starts_on_empty_wide_boards_are_solved_and_their_lines_end_as_claimed() {
     use rastros_core::{Cell, Outcome, Player};
     use rastros_solver::Value;
-    for (w, h, start) in [(2, 33, "a10"), (2, 40, "a20"), (3, 22, "b11")] {
+    for (w, h, start) in [
+        (2, 33, "a10"),
+        (2, 40, "a20"),
+        (3, 22, "b11"),
+        (2, 58, "a20"),
+        (2, 64, "a30"),
+    ] {
         let board = wide(w, h);
         let pos = Position::start(board, start.parse::<Cell>().unwrap()).unwrap();
         let solver = wide_solver(board, 2, 16);
