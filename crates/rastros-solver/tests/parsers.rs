@@ -73,9 +73,10 @@ fn samples() -> &'static Samples {
             depth: 2,
             units: sp.units.len(),
         };
+        let survey_board = Board::<u128>::with_word(5, 5).unwrap();
         let rows = vec![
-            SurveyRow::new(board, 12, Some(Value::Win), Some(17)).unwrap(),
-            SurveyRow::new(board, 6, Some(Value::Loss), None).unwrap(),
+            SurveyRow::new(survey_board, 12, Some(Value::Win), Some(17)).unwrap(),
+            SurveyRow::new(survey_board, 6, Some(Value::Loss), None).unwrap(),
         ];
         Samples {
             book: book.to_bytes(),
