@@ -125,7 +125,7 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
         dte_time_limit: args.dte_time_limit.or(args.time_limit),
     };
     let old = if args.merge && csv_path.exists() {
-        // 64 MiB: every board of at most 64 cells, each start a line, is some 60 kB.
+        // 64 MiB: every board of up to 128 cells, each start a line, is some 540 kB.
         let text = fsio::read_to_string_at_most(&csv_path, "survey", 64 << 20, "a line a start")?;
         let bad = |e| CliError(format!("cannot read survey {}: {e}", csv_path.display()));
         let old = survey::parse_csv(&text).map_err(bad)?;
