@@ -793,6 +793,29 @@ mod tests {
         ));
     }
 
+    /// A board past 64 cells is surveyed on the 128-bit word, and its mirror image, searched
+    /// on its own, gives the same value and distance from every mirrored start.
+    #[test]
+    fn starts_past_64_cells_are_solved_and_agree_with_the_mirror_image() {
+        let long = Board::<u128>::with_word(2, 33).unwrap();
+        let wide = Board::<u128>::with_word(33, 2).unwrap();
+        let starts: Vec<u8> = ["a2", "b17", "a30"]
+            .iter()
+            .map(|c| long.parse_cell(c).unwrap())
+            .collect();
+        let mirrored: Vec<u8> = starts.iter().map(|&s| transposed_start(long, s)).collect();
+        let quiet = AtomicBool::new(false);
+        let survey = |board, starts: &[u8]| {
+            survey_board(board, starts, &SurveyConfig::default(), &quiet, &mut |_| {}).unwrap()
+        };
+        let (a, b) = (survey(long, &starts), survey(wide, &mirrored));
+        assert_eq!(a.len(), starts.len());
+        for (x, y) in a.iter().zip(&b) {
+            assert!(x.value.is_some() && x.dte.is_some(), "{}", x.start_name());
+            assert_eq!((x.value, x.dte), (y.value, y.dte), "{}", x.start_name());
+        }
+    }
+
     #[test]
     fn a_dte_time_limit_keeps_the_values() {
         let board = Board::<u128>::with_word(6, 6).unwrap();
