@@ -169,13 +169,9 @@ impl PositionArgs {
         play_moves(&before, &self.moves)
     }
 
-    /// The position after `--moves`, refused when the game is over there (for the commands
-    /// that search it); errors name `--moves` (or `--position` when no moves are given).
-    pub fn resolve_in_progress(&self) -> Result<Position, CliError> {
-        self.resolve_in_progress_in()
-    }
-
-    /// [`resolve_in_progress`](PositionArgs::resolve_in_progress) in the word `W`.
+    /// The position after `--moves` in the word `W`, refused when the game is over there
+    /// (for the commands that search it); errors name `--moves` (or `--position` when no
+    /// moves are given).
     pub fn resolve_in_progress_in<W: Word>(&self) -> Result<Position<W>, CliError> {
         let pos = self.resolve_in()?;
         let arg = if rastros_core::split_moves(&self.moves).next().is_some() {

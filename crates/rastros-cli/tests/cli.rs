@@ -46,6 +46,7 @@ fn nine_by_nine_perft_solve_and_analyze() {
         .analyze(&pos, rastros_solver::Mode::Dte)
         .unwrap();
     let v = json(&["solve", "--position", text, "--json", "--hash-mb", "8"]);
+    let v_solve = v.clone();
     assert_eq!(v["board"], "9x9");
     assert_eq!(v["value"], expected.value.as_str());
     assert_eq!(v["dte"], expected.dte.unwrap());
@@ -60,15 +61,27 @@ fn nine_by_nine_perft_solve_and_analyze() {
     let v = json(&["analyze", "--position", text, "--json", "--hash-mb", "8"]);
     assert_eq!(v["goal_free"], true);
     assert_eq!(v["value"], expected.value.as_str());
-    fails_with(
-        &[
-            "solve",
-            "--board",
-            "9x9",
-            "--checkpoint",
-            "/nonexistent-rastros/c",
-        ],
-        "--checkpoint: checkpoints hold boards of at most 64 cells",
+    // Root by root with a checkpoint, then resumed from the finished file: the same answer.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nine.checkpoint");
+    let file = file.to_str().unwrap();
+    for run in [["--checkpoint", file], ["--resume", file]] {
+        let mut args = vec!["solve", "--position", text, "--json", "--hash-mb", "8"];
+        args.extend(run);
+        let c = json(&args);
+        for field in ["value", "dte", "winning_moves", "best_moves", "pv"] {
+            assert_eq!(c[field], v_solve[field], "{field} with {}", run[0]);
+        }
+        // The next run resumes as if interrupted after the first root move.
+        let mut saved = rastros_solver::Checkpoint::<u128>::load(file.as_ref()).unwrap();
+        assert!(saved.done.len() >= 2, "{} root moves", saved.done.len());
+        saved.done.truncate(1);
+        saved.save(file.as_ref()).unwrap();
+    }
+    let saved = std::fs::read_to_string(file).unwrap();
+    assert!(
+        saved.contains(&format!("\"position\":\"{text}\"")),
+        "{saved}"
     );
 }
 

@@ -564,7 +564,7 @@ fn concurrent_runs_on_the_same_files_lose_nothing_and_say_who_is_in_the_way() {
         for r in [wait(a, TIME_LIMIT), wait(b, TIME_LIMIT)] {
             assert_eq!(r.code, Some(0), "{}", r.stderr);
         }
-        rastros_solver::UnitResult::load(&case.dir.join("unit/u.pos.result")).unwrap();
+        rastros_solver::UnitResult::<u64>::load(&case.dir.join("unit/u.pos.result")).unwrap();
         // Two resumes of one checkpoint: the same answer.
         let a = spawn(&[
             "solve",
@@ -864,7 +864,7 @@ fn forged_unit_results_are_caught_by_their_lines_certificates_and_rechecks() {
     let (unit, line) = units
         .iter()
         .find_map(|u| {
-            let r = UnitResult::load(&result_path(u)).unwrap();
+            let r: UnitResult = UnitResult::load(&result_path(u)).unwrap();
             if r.value != Value::Win {
                 for a in r.position.legal_moves() {
                     let after = r.position.play_index(a).unwrap();
@@ -880,7 +880,7 @@ fn forged_unit_results_are_caught_by_their_lines_certificates_and_rechecks() {
         .expect("a losing unit with a cooperative two-ply win");
     let file = result_path(&unit);
     let good = fs::read_to_string(&file).unwrap();
-    let mut r = UnitResult::from_text(&good, "r").unwrap();
+    let mut r: UnitResult = UnitResult::from_text(&good, "r").unwrap();
     r.value = Value::Win;
     r.dte = Some(2);
     r.pv = line;

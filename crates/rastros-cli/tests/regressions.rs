@@ -193,7 +193,7 @@ fn unit_results_edited_or_damaged_are_refused_by_merge() {
     fs::write(&file, good.replace(from, to)).unwrap();
     fails_with(&["merge", s(&dir)], "the checksum does not match");
     // Edited with the checksum made right: the line of play gives it away.
-    let mut r = UnitResult::from_text(&good, "r").unwrap();
+    let mut r: UnitResult = UnitResult::from_text(&good, "r").unwrap();
     r.value = if r.value == Value::Win {
         Value::Loss
     } else {
@@ -250,7 +250,7 @@ fn a_checkpoint_with_a_flipped_value_is_refused_by_resume() {
         "the refused file is left alone"
     );
     // Flipped with the checksum made right: the entry's line of play gives it away.
-    let mut c = Checkpoint::from_json(&good, "cp").unwrap();
+    let mut c: Checkpoint = Checkpoint::from_json(&good, "cp").unwrap();
     let m = c.done.first_mut().unwrap();
     m.value = if m.value == Value::Win {
         Value::Loss
@@ -397,7 +397,7 @@ fn node_totals_that_would_overflow_are_reported() {
         let unit = dir.join(format!("unit-{i:06}.pos"));
         ok(&["solve-unit", s(&unit), "--hash-mb", "8"]);
         let file = result_path(&unit);
-        let mut r = UnitResult::load(&file).unwrap();
+        let mut r: UnitResult = UnitResult::load(&file).unwrap();
         r.nodes = u64::MAX / 4;
         r.save(&file).unwrap();
     }

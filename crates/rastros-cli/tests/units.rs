@@ -59,6 +59,12 @@ fn same_answer(a: &Value, b: &Value) {
 
 /// split -> solve-unit on every file -> merge --json equals solve --json.
 fn check_split(position: &[&str], depth: &str, mode: &str) {
+    check_split_with(position, depth, mode, &[], &[]);
+}
+
+/// [`check_split`] with more arguments for `solve-unit` and `merge`; the fields those add
+/// to the merge's JSON (`verified`, `rechecked`, `recheck_seed`) are checked and set aside.
+fn check_split_with(position: &[&str], depth: &str, mode: &str, unit: &[&str], merge: &[&str]) {
     let tmp = scratch();
     let dir = tmp.path().join("units");
     let mut split = vec!["split"];
@@ -69,10 +75,18 @@ fn check_split(position: &[&str], depth: &str, mode: &str) {
     let files = units(&dir);
     assert!(!files.is_empty());
     for f in &files {
-        let out = ok(&["solve-unit", path(f), "--mode", mode]);
+        let out = ok(&[&["solve-unit", path(f), "--mode", mode], unit].concat());
         assert!(out.contains(".result"), "{out}");
     }
-    let merged = json(&ok(&["merge", path(&dir), "--json"]));
+    let mut merged = json(&ok(&[&["merge", path(&dir), "--json"], merge].concat()));
+    let fields = merged.as_object_mut().unwrap();
+    if let Some(verified) = fields.remove("verified") {
+        assert_eq!(verified, files.len(), "units verified");
+    }
+    if let Some(rechecked) = fields.remove("rechecked") {
+        assert!(rechecked.as_u64().unwrap() > 0, "units rechecked");
+        fields.remove("recheck_seed").unwrap();
+    }
     let mut solve = vec!["solve", "--json", "--mode", mode];
     solve.extend_from_slice(position);
     let direct = json(&ok(&solve));
@@ -100,6 +114,64 @@ fn split_solve_unit_merge_with_a_position_string() {
         "b2",
     ];
     check_split(&pos, "3", "dte");
+}
+
+/// The moves of a 9x9 game from e5 (the 128-bit word) up to a position late enough for a
+/// quick solve (at most 16 cells left to the snail, at least two moves), as cell names.
+fn late_9x9_moves() -> String {
+    let board = rastros_core::Board::<u128>::with_word(9, 9).unwrap();
+    let start = rastros_core::Position::start(board, "e5".parse().unwrap()).unwrap();
+    for seed in 0.. {
+        let (_, line) = common::random_moves(&start, 81, &mut common::rng(seed));
+        let mut pos = start;
+        for (i, &to) in line.iter().enumerate() {
+            pos.play_unchecked(to);
+            let left = board.reachable(pos.free(), pos.snail()).len();
+            if left <= 16 && pos.legal_moves().len() >= 2 {
+                let names: Vec<String> = line[..=i]
+                    .iter()
+                    .map(|&c| board.cell(c).to_string())
+                    .collect();
+                return names.join(" ");
+            }
+        }
+    }
+    unreachable!("some random game gets there")
+}
+
+/// Past 64 cells: a 9x9 position split from its start and moves, every unit solved and
+/// certified, merged with the certificates verified and two units solved again, gives
+/// `solve --json`'s answer; `certify` of the position names the same winner.
+#[test]
+fn split_certify_verify_and_merge_past_64_cells() {
+    let moves = late_9x9_moves();
+    let pos = ["--board", "9x9", "--start", "e5", "--moves", &moves];
+    check_split_with(
+        &pos,
+        "2",
+        "dte",
+        &["--certify"],
+        &["--verify", "--recheck", "2", "--seed", "7"],
+    );
+    let tmp = scratch();
+    let cert = tmp.path().join("late.cert");
+    let made = json(&ok(&[
+        &["certify", "--out", path(&cert), "--json"],
+        &pos[..],
+    ]
+    .concat()));
+    let solved = json(&ok(
+        &[&["solve", "--json", "--mode", "value"], &pos[..]].concat()
+    ));
+    let side = solved["side_to_move"].as_u64().unwrap();
+    let winner = if solved["value"] == "win" {
+        side
+    } else {
+        3 - side
+    };
+    assert_eq!(made["winner"], winner);
+    assert_eq!(made["board"], "9x9");
+    assert_eq!(fs::read(&cert).unwrap()[8], 2, "binary form version 2");
 }
 
 /// Splits 5x5 from its centre two plies deep into `dir`; the unit files.
@@ -295,7 +367,7 @@ fn solve_resumes_from_a_checkpoint_file() {
     same_answer(&full, &direct);
     // As if interrupted after three root moves: keep the first three entries (through the
     // library, which seals the file with its checksum again).
-    let mut saved = Checkpoint::load(&cp).unwrap();
+    let mut saved: Checkpoint = Checkpoint::load(&cp).unwrap();
     assert_eq!(saved.done.len(), 8);
     saved.done.truncate(3);
     saved.save(&cp).unwrap();

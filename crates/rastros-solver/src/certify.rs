@@ -22,10 +22,11 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rastros_core::matching::{tutte_berge_set, Matching, NONE};
-use rastros_core::{Board, Outcome, Player, Position};
+use rastros_core::{Board, Outcome, Player, Position, Word};
 
 use crate::key::{canonical, Key};
 use crate::search::Geometry;
@@ -57,9 +58,9 @@ pub enum Record {
 
 /// A certificate: the claim (board, start, moves, winner) and its proof.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Certificate {
+pub struct Certificate<W: Word = u64> {
     /// The board.
-    pub board: &'static Board,
+    pub board: &'static Board<W>,
     /// The snail's start cell.
     pub start: u8,
     /// The moves played from the start.
@@ -80,6 +81,8 @@ struct Records {
     body: Vec<u8>,
     /// Where record `i` starts in `body` (`u64::MAX` until it is finished).
     start: Vec<u64>,
+    /// Whether they are in the form of version 2 (boards of more than 64 cells).
+    wide: bool,
 }
 
 impl Records {
@@ -92,7 +95,7 @@ impl Records {
     /// Finishes record `i`.
     fn finish(&mut self, i: u32, record: &Record) {
         self.start[i as usize] = self.body.len() as u64;
-        encode(&mut self.body, record);
+        encode(&mut self.body, record, self.wide);
     }
 
     fn len(&self) -> usize {
@@ -102,19 +105,23 @@ impl Records {
     /// The bytes of record `i`.
     fn bytes(&self, i: usize) -> &[u8] {
         let rest = &self.body[self.start[i] as usize..];
-        &rest[..decode(rest).1]
+        &rest[..decode(rest, self.wide).1]
     }
 
     /// Record `i`.
     fn get(&self, i: usize) -> Record {
-        decode(&self.body[self.start[i] as usize..]).0
+        decode(&self.body[self.start[i] as usize..], self.wide).0
     }
 }
 
-/// Appends the binary form of `r` to `out`.
-fn encode(out: &mut Vec<u8>, r: &Record) {
+/// Appends the binary form of `r` to `out`: of version 2 if `wide` (the cell of a win
+/// record in a byte of its own, as cells past 63 do not fit the tag), else of version 1.
+fn encode(out: &mut Vec<u8>, r: &Record, wide: bool) {
     match r {
         Record::Win { to, child } => {
+            if wide {
+                out.push(0);
+            }
             out.push(*to);
             if let Some(c) = child {
                 varint(out, *c);
@@ -128,6 +135,8 @@ fn encode(out: &mut Vec<u8>, r: &Record) {
             }
         }
         Record::Leaf { win, edges, set } => {
+            // A leaf holds no goal, so at most 126 cells and 63 edges: the tag holds them.
+            debug_assert!(edges.len() < 64, "{} edges", edges.len());
             out.push(if *win { 0x80 } else { 0xc0 } | edges.len() as u8);
             for &(a, b) in edges {
                 out.extend([a, b]);
@@ -138,8 +147,9 @@ fn encode(out: &mut Vec<u8>, r: &Record) {
     }
 }
 
-/// The record at the front of `bytes` (written by [`encode`]) and its length in bytes.
-fn decode(bytes: &[u8]) -> (Record, usize) {
+/// The record at the front of `bytes` (written by [`encode`] with `wide`) and its length
+/// in bytes.
+fn decode(bytes: &[u8], wide: bool) -> (Record, usize) {
     let mut at = 0;
     let mut byte = || {
         at += 1;
@@ -148,10 +158,13 @@ fn decode(bytes: &[u8]) -> (Record, usize) {
     let first = byte();
     let low = first & 0x3f;
     let record = match first >> 6 {
-        0 => Record::Win {
-            to: low,
-            child: (low != 0).then(|| read_varint(&mut byte)),
-        },
+        0 => {
+            let to = if wide { byte() } else { low };
+            Record::Win {
+                to,
+                child: (to != 0).then(|| read_varint(&mut byte)),
+            }
+        }
         1 => Record::Loss(
             (0..low)
                 .map(|_| {
@@ -251,18 +264,38 @@ fn varint(out: &mut Vec<u8>, mut v: u32) {
     out.push(v as u8);
 }
 
-fn edges_of(m: &Matching) -> Vec<(u8, u8)> {
-    (0..64u8)
+fn edges_of<W: Word>(m: &Matching<W>) -> Vec<(u8, u8)> {
+    (0..W::BITS)
+        .map(|v| v as u8)
         .filter(|&v| m.mate[v as usize] != NONE && v < m.mate[v as usize])
         .map(|v| (v, m.mate[v as usize]))
         .collect()
 }
 
-fn cells_of(set: u64) -> Vec<u8> {
-    (0..64u8).filter(|&c| set >> c & 1 == 1).collect()
+fn cells_of<W: Word>(set: W) -> Vec<u8> {
+    (0..W::BITS)
+        .filter(|&c| has(set, c as u8))
+        .map(|c| c as u8)
+        .collect()
 }
 
-impl Certificate {
+/// The set of the one cell `c`.
+fn bit<W: Word>(c: u8) -> W {
+    W::ONE << u32::from(c)
+}
+
+/// Whether `set` holds the cell `c`.
+fn has<W: Word>(set: W, c: u8) -> bool {
+    set >> u32::from(c) & W::ONE != W::ZERO
+}
+
+/// The binary form's version: 2 on boards of more than 64 cells, whose win records give
+/// their cell in a byte of its own; 1 on the others (the bytes they always had).
+fn is_wide<W: Word>(board: &Board<W>) -> bool {
+    board.size() > 64
+}
+
+impl<W: Word> Certificate<W> {
     /// The number of positions (records).
     pub fn positions(&self) -> usize {
         self.records.len()
@@ -289,7 +322,14 @@ impl Certificate {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         let b = self.board;
-        out.extend([1, b.width(), b.height(), self.start, self.moves.len() as u8]);
+        let version = if self.records.wide { 2 } else { 1 };
+        out.extend([
+            version,
+            b.width(),
+            b.height(),
+            self.start,
+            self.moves.len() as u8,
+        ]);
         out.extend(&self.moves);
         out.push(self.winner.index() as u8 + 1);
         varint(&mut out, self.records.len() as u32);
@@ -349,12 +389,12 @@ impl Certificate {
 /// Writes the certificate of the position after `moves` from `start`, asking `solver` who
 /// wins where it needs to. `progress`, if given, counts the records written so far. The
 /// solver's interrupt flag stops the work with [`SolveError::Interrupted`].
-pub fn certify(
-    solver: &Solver,
-    start: &Position,
+pub fn certify<W: Word>(
+    solver: &Solver<W>,
+    start: &Position<W>,
     moves: &[u8],
     progress: Option<&AtomicU64>,
-) -> Result<Certificate, CertifyError> {
+) -> Result<Certificate<W>, CertifyError> {
     let board = start.board();
     if start.ply() != 0 || start.side_to_move() != Player::One {
         return Err(CertifyError::NotAStart);
@@ -388,6 +428,10 @@ pub fn certify(
     })
 }
 
+/// The winner's moves of a strategy: each position's canonical key and the move there, in
+/// the key's orientation.
+pub type StrategyMoves<W = u64> = Vec<(Key<W>, u8)>;
+
 /// The winner's side of the strategy a certificate writes, down to `plies` plies from the
 /// start: the winning move of every position the winner moves in, fewer than `plies` plies
 /// from the start, that the game reaches when the winner follows these moves and the loser
@@ -408,12 +452,12 @@ pub fn certify(
 /// assert_eq!(winner, rastros_core::Player::One); // player 1 moves at plies 0 and 2
 /// assert!(!moves.is_empty());
 /// ```
-pub fn winner_strategy(
-    solver: &Solver,
-    start: &Position,
+pub fn winner_strategy<W: Word>(
+    solver: &Solver<W>,
+    start: &Position<W>,
     plies: u32,
     progress: Option<&AtomicU64>,
-) -> Result<(Player, Vec<(Key, u8)>), CertifyError> {
+) -> Result<(Player, StrategyMoves<W>), CertifyError> {
     if start.ply() != 0 || start.side_to_move() != Player::One {
         return Err(CertifyError::NotAStart);
     }
@@ -429,16 +473,16 @@ pub fn winner_strategy(
     };
     let geo = Geometry::new(start.board());
     let mut maker = Maker::new(solver, &geo, progress);
-    let mut walk = Strategy::default();
+    let mut walk = Strategy {
+        moves: PosMap::default(),
+        walked: PosMap::default(),
+    };
     let (key, _) = canonical(start);
     maker.strategy(key.region, key.snail, value == Value::Win, plies, &mut walk)?;
-    let mut moves: Vec<(Key, u8)> = walk
+    let mut moves: Vec<(Key<W>, u8)> = walk
         .moves
-        .into_iter()
-        .map(|(k, to)| {
-            let (region, snail) = Known::unkey(k);
-            (Key { region, snail }, to)
-        })
+        .entries()
+        .map(|((region, snail), to)| (Key { region, snail }, to))
         .collect();
     moves.sort_unstable_by_key(|&(k, _)| (k.region, k.snail));
     Ok((winner, moves))
@@ -446,74 +490,133 @@ pub fn winner_strategy(
 
 /// What [`Maker::strategy`] has found: the winner's move of every position it moves in, and
 /// for every position walked the most plies it was walked to.
-#[derive(Default)]
-struct Strategy {
-    moves: HashMap<[u8; 9], u8>,
-    walked: HashMap<[u8; 9], u32>,
+struct Strategy<W: Word> {
+    moves: PosMap<W, u8>,
+    walked: PosMap<W, u32>,
 }
 
-/// The record number of every position written, and whether the mover wins there: keys
-/// and values as byte arrays, so that an entry takes 16 bytes instead of the 24 of
-/// `HashMap<(u64, u8), (u32, bool)>` (its alignment pads the key to 16 bytes).
-#[derive(Default)]
-struct Known(HashMap<[u8; 9], u32>);
+/// A map from positions (region, snail) to `V`, keys packed in bytes: 9 for a region of 64
+/// bits, so that an entry with a `u32` takes 16 bytes instead of the 24 of
+/// `HashMap<(u64, u8), u32>` (its alignment pads the key to 16 bytes), and 17 for one of
+/// 128 bits.
+struct PosMap<W, V> {
+    narrow: HashMap<[u8; 9], V>,
+    wide: HashMap<[u8; 17], V>,
+    word: PhantomData<W>,
+}
 
-impl Known {
-    fn key(region: u64, snail: u8) -> [u8; 9] {
+impl<W, V> Default for PosMap<W, V> {
+    fn default() -> Self {
+        PosMap {
+            narrow: HashMap::new(),
+            wide: HashMap::new(),
+            word: PhantomData,
+        }
+    }
+}
+
+impl<W: Word, V: Copy> PosMap<W, V> {
+    fn narrow_key(region: W, snail: u8) -> [u8; 9] {
         let mut k = [snail; 9];
-        k[..8].copy_from_slice(&region.to_le_bytes());
+        k[..8].copy_from_slice(&region.halves().0.to_le_bytes());
         k
     }
 
-    fn unkey(k: [u8; 9]) -> (u64, u8) {
-        (
-            u64::from_le_bytes(k[..8].try_into().expect("8 bytes")),
-            k[8],
-        )
+    fn wide_key(region: W, snail: u8) -> [u8; 17] {
+        let (low, high) = region.halves();
+        let mut k = [snail; 17];
+        k[..8].copy_from_slice(&low.to_le_bytes());
+        k[8..16].copy_from_slice(&high.to_le_bytes());
+        k
     }
 
-    fn get(&self, region: u64, snail: u8) -> Option<(u32, bool)> {
-        let v = *self.0.get(&Known::key(region, snail))?;
+    fn get(&self, region: W, snail: u8) -> Option<V> {
+        if W::BITS == 64 {
+            self.narrow.get(&Self::narrow_key(region, snail)).copied()
+        } else {
+            self.wide.get(&Self::wide_key(region, snail)).copied()
+        }
+    }
+
+    fn insert(&mut self, region: W, snail: u8, value: V) {
+        if W::BITS == 64 {
+            self.narrow.insert(Self::narrow_key(region, snail), value);
+        } else {
+            self.wide.insert(Self::wide_key(region, snail), value);
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.narrow.len() + self.wide.len()
+    }
+
+    /// Every entry, as ((region, snail), value), in no order.
+    fn entries(&self) -> impl Iterator<Item = ((W, u8), V)> + '_ {
+        let word = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
+        let narrow = self
+            .narrow
+            .iter()
+            .map(move |(k, &v)| ((W::from_halves(word(&k[..8]), 0), k[8]), v));
+        let wide = self.wide.iter().map(move |(k, &v)| {
+            let region = W::from_halves(word(&k[..8]), word(&k[8..16]));
+            ((region, k[16]), v)
+        });
+        narrow.chain(wide)
+    }
+}
+
+/// The record number of every position written, and whether the mover wins there.
+struct Known<W: Word>(PosMap<W, u32>);
+
+impl<W: Word> Known<W> {
+    fn get(&self, region: W, snail: u8) -> Option<(u32, bool)> {
+        let v = self.0.get(region, snail)?;
         Some((v >> 1, v & 1 == 1))
     }
 
     /// `record` is below 2^31.
-    fn insert(&mut self, region: u64, snail: u8, record: u32, win: bool) {
-        self.0
-            .insert(Known::key(region, snail), record << 1 | u32::from(win));
+    fn insert(&mut self, region: W, snail: u8, record: u32, win: bool) {
+        self.0.insert(region, snail, record << 1 | u32::from(win));
     }
 }
 
-struct Maker<'a> {
-    solver: &'a Solver,
-    geo: &'a Geometry,
+struct Maker<'a, W: Word> {
+    solver: &'a Solver<W>,
+    geo: &'a Geometry<W>,
     /// The record of every position written, and whether the mover wins there.
-    known: Known,
+    known: Known<W>,
     records: Records,
     progress: Option<&'a AtomicU64>,
 }
 
-impl<'a> Maker<'a> {
-    fn new(solver: &'a Solver, geo: &'a Geometry, progress: Option<&'a AtomicU64>) -> Maker<'a> {
+impl<'a, W: Word> Maker<'a, W> {
+    fn new(
+        solver: &'a Solver<W>,
+        geo: &'a Geometry<W>,
+        progress: Option<&'a AtomicU64>,
+    ) -> Maker<'a, W> {
         Maker {
             solver,
             geo,
-            known: Known::default(),
-            records: Records::default(),
+            known: Known(PosMap::default()),
+            records: Records {
+                wide: is_wide(geo.board),
+                ..Records::default()
+            },
             progress,
         }
     }
 
     /// The canonical position after player 1 moves from (`region`, `snail`) to `to`.
-    fn child(&self, region: u64, to: u8) -> (u64, u8) {
-        let r = self.geo.reachable(region & !(1 << to), to);
+    fn child(&self, region: W, to: u8) -> (W, u8) {
+        let r = self.geo.reachable(region & !bit::<W>(to), to);
         let (key, _) = self.geo.key(r, to, 1);
         (key.region, key.snail)
     }
 
     /// The matching verdict and witnesses of a goal-free position.
-    fn leaf(&self, region: u64, snail: u8) -> Record {
-        let all = region | 1 << snail;
+    fn leaf(&self, region: W, snail: u8) -> Record {
+        let all = region | bit::<W>(snail);
         let (with, with_set) = tutte_berge_set(all, &self.geo.nb);
         let (without, without_set) = tutte_berge_set(region, &self.geo.nb);
         let win = with.size > without.size;
@@ -531,7 +634,7 @@ impl<'a> Maker<'a> {
 
     /// The record proving that player 1 to move at (`region`, `snail`) wins (`win`) or
     /// loses; returns its index.
-    fn node(&mut self, region: u64, snail: u8, win: bool) -> Result<u32, CertifyError> {
+    fn node(&mut self, region: W, snail: u8, win: bool) -> Result<u32, CertifyError> {
         if let Some((idx, known)) = self.known.get(region, snail) {
             debug_assert_eq!(known, win, "one position, one value");
             return Ok(idx);
@@ -550,15 +653,15 @@ impl<'a> Maker<'a> {
         let geo = self.geo;
         let last = (geo.board.size() - 1) as u8;
         let moves = geo.nb[snail as usize] & region;
-        let record = if region & geo.goals == 0 {
+        let record = if region & geo.goals == W::ZERO {
             let leaf = self.leaf(region, snail);
             debug_assert!(matches!(leaf, Record::Leaf { win: w, .. } if w == win));
             leaf
         } else if win {
-            if moves & 1 != 0 {
+            if has(moves, 0) {
                 Record::Win { to: 0, child: None }
             } else {
-                let (to, (r, s)) = self.winning_move(region, moves & !(1 << last))?;
+                let (to, (r, s)) = self.winning_move(region, moves & !bit::<W>(last))?;
                 let child = self.node(r, s, false)?;
                 Record::Win {
                     to,
@@ -567,7 +670,7 @@ impl<'a> Maker<'a> {
             }
         } else {
             let mut replies = Vec::new();
-            for to in (0..=last).filter(|&c| moves >> c & 1 == 1 && c != last) {
+            for to in (0..last).filter(|&c| has(moves, c)) {
                 debug_assert_ne!(to, 0, "a losing position has no move into its own goal");
                 let (r, s) = self.child(region, to);
                 replies.push((to, self.node(r, s, true)?));
@@ -585,20 +688,24 @@ impl<'a> Maker<'a> {
     /// position can be reached at different plies, since cut-off cells leave its key).
     fn strategy(
         &mut self,
-        region: u64,
+        region: W,
         snail: u8,
         win: bool,
         left: u32,
-        walk: &mut Strategy,
+        walk: &mut Strategy<W>,
     ) -> Result<(), CertifyError> {
-        let k = Known::key(region, snail);
-        if left == 0 || walk.walked.get(&k).is_some_and(|&done| done >= left) {
+        if left == 0
+            || walk
+                .walked
+                .get(region, snail)
+                .is_some_and(|done| done >= left)
+        {
             return Ok(());
         }
         if self.solver.interrupt_flag().load(Relaxed) {
             return Err(SolveError::Interrupted.into());
         }
-        walk.walked.insert(k, left);
+        walk.walked.insert(region, snail, left);
         if self.known.get(region, snail).is_none() {
             // Only `winning_move` reads `known`, and only whether a position is lost.
             self.known.insert(region, snail, 0, win);
@@ -606,14 +713,14 @@ impl<'a> Maker<'a> {
         let last = (self.geo.board.size() - 1) as u8;
         let moves = self.geo.nb[snail as usize] & region;
         if win {
-            if moves & 1 != 0 {
-                walk.moves.insert(k, 0);
+            if has(moves, 0) {
+                walk.moves.insert(region, snail, 0);
             } else {
-                let to = match walk.moves.get(&k) {
-                    Some(&to) => to,
-                    None => self.winning_move(region, moves & !(1 << last))?.0,
+                let to = match walk.moves.get(region, snail) {
+                    Some(to) => to,
+                    None => self.winning_move(region, moves & !bit::<W>(last))?.0,
                 };
-                walk.moves.insert(k, to);
+                walk.moves.insert(region, snail, to);
                 if let Some(p) = self.progress {
                     p.store(walk.moves.len() as u64, Relaxed);
                 }
@@ -621,7 +728,7 @@ impl<'a> Maker<'a> {
                 self.strategy(r, s, false, left - 1, walk)?;
             }
         } else {
-            for to in (0..last).filter(|&c| moves >> c & 1 == 1) {
+            for to in (0..last).filter(|&c| has(moves, c)) {
                 let (r, s) = self.child(region, to);
                 self.strategy(r, s, true, left - 1, walk)?;
             }
@@ -633,21 +740,21 @@ impl<'a> Maker<'a> {
     /// smallest first: the loser's replies to positions not written yet (each is a new
     /// subtree of the proof; a reply into the winner's goal ends the game), the moves after
     /// those replies (counted in the region less the reply), the region's cells.
-    fn proof_size_guess(&self, region: u64, snail: u8) -> (u32, u32, u32) {
+    fn proof_size_guess(&self, region: W, snail: u8) -> (u32, u32, u32) {
         let nb = &self.geo.nb;
         let replies = nb[snail as usize] & region;
         let mut after = 0;
         let mut fresh = 0;
         let mut rest = replies;
         let last = self.geo.board.size() - 1;
-        while rest != 0 {
+        while rest != W::ZERO {
             let t = rest.trailing_zeros();
-            rest &= rest - 1;
+            rest &= rest.wrapping_sub(W::ONE);
             if t != last {
                 let (r2, s2) = self.child(region, t as u8);
                 if self.known.get(r2, s2).is_none() {
                     fresh += 1;
-                    after += (nb[t as usize] & region & !(1u64 << t)).count_ones();
+                    after += (nb[t as usize] & region & !bit::<W>(t as u8)).count_ones();
                 }
             }
         }
@@ -661,9 +768,9 @@ impl<'a> Maker<'a> {
     /// The last rule was the fastest win (least DTE) at first, then the smallest region;
     /// counting the loser's new replies first made the 7x7 proof 0.49 times and 8x8
     /// sub-proofs 0.06 to 0.44 times as large (see docs/CERTIFICATES.md).
-    fn winning_move(&self, region: u64, moves: u64) -> Result<(u8, (u64, u8)), CertifyError> {
-        let children: Vec<(u8, (u64, u8))> = (0..64u8)
-            .filter(|&c| moves >> c & 1 == 1)
+    fn winning_move(&self, region: W, moves: W) -> Result<(u8, (W, u8)), CertifyError> {
+        let children: Vec<(u8, (W, u8))> = cells_of(moves)
+            .into_iter()
             .map(|c| (c, self.child(region, c)))
             .collect();
         for &(to, key) in &children {
@@ -672,21 +779,22 @@ impl<'a> Maker<'a> {
             }
         }
         for &(to, (r, s)) in &children {
-            if r & self.geo.goals == 0 && matches!(self.leaf(r, s), Record::Leaf { win: false, .. })
+            if r & self.geo.goals == W::ZERO
+                && matches!(self.leaf(r, s), Record::Leaf { win: false, .. })
             {
                 return Ok((to, (r, s)));
             }
         }
         // The rest by the size of the child's region, smallest first: the first one the
         // solver finds lost is taken.
-        let mut rest: Vec<(u8, (u64, u8))> = children
+        let mut rest: Vec<(u8, (W, u8))> = children
             .into_iter()
-            .filter(|&(_, (r, _))| r & self.geo.goals != 0)
+            .filter(|&(_, (r, _))| r & self.geo.goals != W::ZERO)
             .collect();
         rest.sort_by_key(|&(_, (r, s))| self.proof_size_guess(r, s));
         let board = self.geo.board;
         for (to, (r, s)) in rest {
-            let slime = rastros_core::Bitboard(board.cells().0 & !r & !(1 << s));
+            let slime = rastros_core::Bitboard(board.cells().0 & !r & !bit::<W>(s));
             if self.solver.value(&Position::from_parts_unchecked(
                 board,
                 slime,
@@ -732,20 +840,40 @@ mod tests {
                 set: Vec::new(),
             },
         ];
-        let mut stored = Records::default();
-        // Finished in the reverse order of their numbers, as children finish first.
-        let numbers: Vec<u32> = records.iter().map(|_| stored.open()).collect();
-        for (&i, r) in numbers.iter().zip(&records).rev() {
-            stored.finish(i, r);
+        // Version 2 (boards of more than 64 cells) also holds wins on cells past 63.
+        let wide_wins = [
+            Record::Win {
+                to: 64,
+                child: Some(5),
+            },
+            Record::Win {
+                to: 127,
+                child: Some(300),
+            },
+        ];
+        for wide in [false, true] {
+            let records: Vec<&Record> = records
+                .iter()
+                .chain(wide_wins.iter().filter(|_| wide))
+                .collect();
+            let mut stored = Records {
+                wide,
+                ..Records::default()
+            };
+            // Finished in the reverse order of their numbers, as children finish first.
+            let numbers: Vec<u32> = records.iter().map(|_| stored.open()).collect();
+            for (&i, r) in numbers.iter().zip(&records).rev() {
+                stored.finish(i, r);
+            }
+            let mut all = Vec::new();
+            for (i, &r) in records.iter().enumerate() {
+                assert_eq!(&stored.get(i), r);
+                let mut alone = Vec::new();
+                encode(&mut alone, r, wide);
+                assert_eq!(stored.bytes(i), alone.as_slice(), "record {i}");
+                all.extend(alone);
+            }
+            assert_eq!(stored.body.len(), all.len());
         }
-        let mut all = Vec::new();
-        for (i, r) in records.iter().enumerate() {
-            assert_eq!(&stored.get(i), r);
-            let mut alone = Vec::new();
-            encode(&mut alone, r);
-            assert_eq!(stored.bytes(i), alone.as_slice(), "record {i}");
-            all.extend(alone);
-        }
-        assert_eq!(stored.body.len(), all.len());
     }
 }

@@ -19,7 +19,7 @@
 
 use std::fmt;
 
-use rastros_core::{Outcome, Position};
+use rastros_core::{Outcome, Position, Word};
 
 use crate::score::Value;
 use crate::solver::{terminal_score, SolveError, Solver};
@@ -115,8 +115,8 @@ impl std::error::Error for ClaimError {}
 /// # Errors
 ///
 /// The first way the line and the claim disagree, as a [`ClaimError`].
-pub fn check_claim(
-    pos: &Position,
+pub fn check_claim<W: Word>(
+    pos: &Position<W>,
     line: &[u8],
     value: Value,
     dte: Option<u32>,
@@ -162,7 +162,7 @@ pub fn check_claim(
 /// # Panics
 ///
 /// If the solver calls a position won and finds no winning move in it (a solver bug).
-pub fn line_of_play(solver: &Solver, pos: &Position) -> Result<Vec<u8>, SolveError> {
+pub fn line_of_play<W: Word>(solver: &Solver<W>, pos: &Position<W>) -> Result<Vec<u8>, SolveError> {
     let mut line = Vec::new();
     let mut pos = *pos;
     let mut wins = solver.value(&pos)? == Value::Win;

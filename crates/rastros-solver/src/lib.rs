@@ -1,4 +1,5 @@
-//! The Rastros (Slime Trail) solver: exact perfect play on any board of at most 64 cells.
+//! The Rastros (Slime Trail) solver: exact perfect play on any board of at most 128 cells
+//! (on the 64-bit word up to 64 cells, on the 128-bit word past them).
 //!
 //! Solve 4x4 from `b3` and print the value, the distance to the end and the optimal moves:
 //!
@@ -43,6 +44,8 @@
 //! - [`player`]: the computer player (exact verdicts, levels perfect / strong / easy);
 //! - [`puzzles`]: puzzles from exact solves (a unique winning move) and their file;
 //! - [`roots`]: root-by-root solving with checkpoint files (interrupt and resume);
+//!   these, the work units and certificates take every board of up to 128 cells, generic
+//!   over the board's word (`u64` by default);
 //! - [`fsio`]: files written whole or not at all, I/O errors that name their path, locks;
 //! - [`units`]: splitting a solve into work units for many machines, and merging;
 //! - [`certify`](mod@certify): certificates of who wins, for the independent checker

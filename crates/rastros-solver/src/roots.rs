@@ -66,7 +66,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use rastros_core::{Board, Outcome, Position};
+use rastros_core::{Board, Outcome, Position, Word};
 use serde::{Deserialize, Serialize};
 
 use crate::claim::{check_claim, line_of_play};
@@ -86,7 +86,7 @@ pub const MAX_CHECKPOINT_BYTES: u64 = 1 << 20;
 const CHECKSUM_PLACEHOLDER: &str = "0000000000000000";
 
 /// A cell name on `board` read back as an index.
-pub(crate) fn parse_cell(board: &Board, name: &str) -> Result<u8, String> {
+pub(crate) fn parse_cell<W: Word>(board: &Board<W>, name: &str) -> Result<u8, String> {
     // No cell name is longer than 4 characters ("af32"): a longer one is quoted short.
     if name.chars().count() > 8 {
         return Err(format!("{} is not a cell name", quote(name)));
@@ -95,12 +95,12 @@ pub(crate) fn parse_cell(board: &Board, name: &str) -> Result<u8, String> {
 }
 
 /// Cell names of `cells` on `board`.
-pub(crate) fn cell_names(board: &Board, cells: &[u8]) -> Vec<String> {
+pub(crate) fn cell_names<W: Word>(board: &Board<W>, cells: &[u8]) -> Vec<String> {
     cells.iter().map(|&c| board.cell(c).to_string()).collect()
 }
 
 /// Checks that `line` is a legal sequence of moves from `pos`.
-pub(crate) fn check_line(pos: &Position, line: &[u8]) -> Result<(), String> {
+pub(crate) fn check_line<W: Word>(pos: &Position<W>, line: &[u8]) -> Result<(), String> {
     let mut p = *pos;
     for &to in line {
         p = p
@@ -283,9 +283,9 @@ impl From<CheckpointError> for RootsError {
 
 /// The state of a root-by-root solve: the position, the mode and the finished root moves.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Checkpoint {
+pub struct Checkpoint<W: Word = u64> {
     /// The root position.
-    pub position: Position,
+    pub position: Position<W>,
     /// What is computed.
     pub mode: Mode,
     /// The finished root moves, in the order they were solved.
@@ -322,9 +322,9 @@ struct MoveFile {
     seconds: f64,
 }
 
-impl Checkpoint {
+impl<W: Word> Checkpoint<W> {
     /// An empty checkpoint for `position` in `mode`.
-    pub fn new(position: Position, mode: Mode) -> Checkpoint {
+    pub fn new(position: Position<W>, mode: Mode) -> Checkpoint<W> {
         Checkpoint {
             position,
             mode,
@@ -393,14 +393,14 @@ impl Checkpoint {
     }
 
     /// Reads a checkpoint from its JSON text, checking it throughout; `name` labels errors.
-    pub fn from_json(text: &str, name: &str) -> Result<Checkpoint, CheckpointError> {
+    pub fn from_json(text: &str, name: &str) -> Result<Checkpoint<W>, CheckpointError> {
         Checkpoint::parse(text).map_err(|reason| CheckpointError::Malformed {
             path: name.to_string(),
             reason: tame(&reason),
         })
     }
 
-    fn parse(text: &str) -> Result<Checkpoint, String> {
+    fn parse(text: &str) -> Result<Checkpoint<W>, String> {
         let file: CheckpointFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if file.format == "rastros-checkpoint 1" {
             return Err(format!(
@@ -435,7 +435,7 @@ impl Checkpoint {
         if format!("{:016x}", fsio::fnv1a64(zeroed.as_bytes())) != file.checksum {
             return Err("the checksum does not match: the file was changed or damaged".into());
         }
-        let position: Position = file
+        let position: Position<W> = file
             .position
             .parse()
             .map_err(|e| format!("position: {e}"))?;
@@ -497,7 +497,7 @@ impl Checkpoint {
     }
 
     /// Reads and checks the checkpoint file `path`.
-    pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
+    pub fn load(path: &Path) -> Result<Checkpoint<W>, CheckpointError> {
         let text = fsio::read_to_string_at_most(
             path,
             "checkpoint",
@@ -520,7 +520,7 @@ impl Checkpoint {
     pub fn check(
         &self,
         path: &Path,
-        position: &Position,
+        position: &Position<W>,
         mode: Mode,
     ) -> Result<(), CheckpointError> {
         if self.position != *position {
@@ -543,20 +543,23 @@ impl Checkpoint {
 
 /// Solves a position one root move at a time, saving a [`Checkpoint`] after each.
 #[derive(Debug)]
-pub struct RootSolver<'a> {
-    solver: &'a Solver,
-    checkpoint: Checkpoint,
+pub struct RootSolver<'a, W: Word = u64> {
+    solver: &'a Solver<W>,
+    checkpoint: Checkpoint<W>,
     file: Option<PathBuf>,
 }
 
-impl<'a> RootSolver<'a> {
+impl<'a, W: Word> RootSolver<'a, W> {
     /// A fresh root-by-root solve of `pos` in `mode`, kept in memory only.
-    pub fn new(solver: &'a Solver, pos: &Position, mode: Mode) -> Result<Self, RootsError> {
+    pub fn new(solver: &'a Solver<W>, pos: &Position<W>, mode: Mode) -> Result<Self, RootsError> {
         RootSolver::from_checkpoint(solver, Checkpoint::new(*pos, mode))
     }
 
     /// A solve continuing from `checkpoint`, kept in memory only.
-    pub fn from_checkpoint(solver: &'a Solver, checkpoint: Checkpoint) -> Result<Self, RootsError> {
+    pub fn from_checkpoint(
+        solver: &'a Solver<W>,
+        checkpoint: Checkpoint<W>,
+    ) -> Result<Self, RootsError> {
         let pos = checkpoint.position;
         if pos.board() != solver.board() {
             return Err(SolveError::BoardMismatch {
@@ -578,8 +581,8 @@ impl<'a> RootSolver<'a> {
 
     /// A fresh solve saved to the new file `path` (refused if `path` exists).
     pub fn create(
-        solver: &'a Solver,
-        pos: &Position,
+        solver: &'a Solver<W>,
+        pos: &Position<W>,
         mode: Mode,
         path: &Path,
     ) -> Result<Self, RootsError> {
@@ -603,8 +606,8 @@ impl<'a> RootSolver<'a> {
     /// ([`fsio::check_output`]: not a symbolic link, nor on a read-only file system) before
     /// any root move is solved.
     pub fn resume(
-        solver: &'a Solver,
-        pos: &Position,
+        solver: &'a Solver<W>,
+        pos: &Position<W>,
         mode: Mode,
         path: &Path,
     ) -> Result<Self, RootsError> {
@@ -624,7 +627,7 @@ impl<'a> RootSolver<'a> {
     }
 
     /// The current state.
-    pub fn checkpoint(&self) -> &Checkpoint {
+    pub fn checkpoint(&self) -> &Checkpoint<W> {
         &self.checkpoint
     }
 

@@ -8,12 +8,13 @@ mod common;
 use common::{rng, solver, Brute};
 use proptest::prelude::*;
 use rand::RngExt;
-use rastros_core::{Board, Player, Position};
+use rastros_core::{Board, Player, Position, Word};
+use rastros_solver::certify::Record;
 use rastros_solver::{canonical, certify, Certificate, Solver, SolverConfig};
 use rastros_verify::{fnv1a, verify};
 
 /// Both forms of the certificate verify, with the certificate's winner and position count.
-fn assert_verifies(cert: &Certificate) {
+fn assert_verifies<W: Word>(cert: &Certificate<W>) {
     for bytes in [cert.to_bytes(), cert.to_text().into_bytes()] {
         let report = verify(&bytes);
         assert_eq!(report.error, None, "{}", cert.to_text());
@@ -25,7 +26,12 @@ fn assert_verifies(cert: &Certificate) {
 }
 
 /// Certifies the position after `moves` from `start` and checks it against brute force.
-fn check(solver: &Solver, start: &Position, moves: &[u8], brute: &mut Brute) {
+fn check<W: Word>(
+    solver: &Solver<W>,
+    start: &Position<W>,
+    moves: &[u8],
+    brute: &mut Brute<W>,
+) -> Certificate<W> {
     let cert = certify(solver, start, moves, None).unwrap();
     let mut pos = *start;
     for &m in moves {
@@ -35,6 +41,7 @@ fn check(solver: &Solver, start: &Position, moves: &[u8], brute: &mut Brute) {
     let winner = if brute.wins(&pos) { side } else { side.other() };
     assert_eq!(cert.winner, winner, "winner of {pos}");
     assert_verifies(&cert);
+    cert
 }
 
 /// Every position in progress reachable from `start` within `depth` plies, as one move
@@ -382,4 +389,81 @@ fn certificates_do_not_depend_on_threads_or_table_size() {
         assert!(bytes.windows(2).all(|p| p[0] == p[1]), "{w}x{h}");
         assert_eq!(verify(&bytes[0]).error, None);
     }
+}
+
+/// Certificates of positions late in random games on boards past 64 cells (9x9, 2x40,
+/// 3x30; the 128-bit word) verify with `rastros_verify::verify`, in both forms, and name
+/// brute force's winner; their binary form is version 2, and some of their win records
+/// move to cells past 63, which version 1 cannot hold.
+#[test]
+fn certificates_past_64_cells_verify_and_name_the_brute_force_winner() {
+    let mut rng = rng(0xce27_0128);
+    let (mut checked, mut high_wins) = (0, 0);
+    for (w, h) in [(9, 9), (2, 40), (3, 30)] {
+        let board = Board::<u128>::with_word(w, h).unwrap();
+        let solver = solver(board);
+        let mut brute = Brute::default();
+        let starts: Vec<u8> = (board.cells() - board.goals()).iter().collect();
+        let mut here = 0;
+        for i in 0..400 {
+            let start = Position::start(board, board.cell(starts[i * 7 % starts.len()])).unwrap();
+            let plies = board.size() as usize / 2 + i % (board.size() as usize / 3);
+            let (pos, moves) = common::random_moves(&start, plies, &mut rng);
+            if pos.is_over() || board.reachable(pos.free(), pos.snail()).len() > 16 {
+                continue;
+            }
+            let cert = check(&solver, &start, &moves, &mut brute);
+            assert_eq!(cert.to_bytes()[8], 2, "the binary form's version");
+            high_wins += (0..cert.positions())
+                .filter(|&r| matches!(cert.record(r), Record::Win { to, .. } if to >= 64))
+                .count();
+            here += 1;
+            if here == 15 {
+                break;
+            }
+        }
+        assert_eq!(here, 15, "{w}x{h}: too few late positions");
+        checked += here;
+    }
+    assert_eq!(checked, 45);
+    assert!(high_wins > 0, "no win record past cell 63");
+}
+
+/// Version 2 (boards past 64 cells) is read as it is written: a win record whose tag is
+/// not 0 is refused, and the same bytes called version 1 do not verify.
+#[test]
+fn version_2_win_records_are_read_as_written() {
+    let board = Board::<u128>::with_word(9, 9).unwrap();
+    let solver = solver(board);
+    let start = Position::start(board, "e5".parse().unwrap()).unwrap();
+    let mut rng = rng(0x0002_ce27);
+    let cert = loop {
+        let (pos, moves) = common::random_moves(&start, 60, &mut rng);
+        if pos.is_over() || board.reachable(pos.free(), pos.snail()).len() > 16 {
+            continue;
+        }
+        let cert = certify(&solver, &start, &moves, None).unwrap();
+        if matches!(cert.record(0), Record::Win { to, .. } if to != 0) {
+            break cert;
+        }
+    };
+    let bytes = cert.to_bytes();
+    assert_eq!(verify(&bytes).error, None);
+    // Record 0 follows the header (14 bytes and the moves) and the varint record count.
+    let count = 14 + cert.moves.len();
+    let first = count + bytes[count..].iter().position(|&b| b < 0x80).unwrap() + 1;
+    assert_eq!(bytes[first], 0, "a version 2 win record's tag");
+    let resealed = |mut b: Vec<u8>| {
+        let body = b.len() - 8;
+        let sum = fnv1a(&b[..body]);
+        b[body..].copy_from_slice(&sum.to_le_bytes());
+        b
+    };
+    let mut tagged = bytes.clone();
+    tagged[first] = 1;
+    let error = verify(&resealed(tagged)).error.unwrap();
+    assert!(error.contains("tag is not 0"), "{error}");
+    let mut old = bytes.clone();
+    old[8] = 1;
+    assert!(verify(&resealed(old)).error.is_some());
 }

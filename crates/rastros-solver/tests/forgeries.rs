@@ -99,7 +99,7 @@ fn forged_checkpoint_entries_are_refused_naming_the_entry() {
     let (pos, solver, file, truth) = solved_five("checkpoint", Mode::Dte);
     let good = fs::read_to_string(&file).unwrap();
     // Every entry carries a line of play that backs it.
-    for m in &Checkpoint::load(&file).unwrap().done {
+    for m in &Checkpoint::<u64>::load(&file).unwrap().done {
         check_claim(&pos, &m.pv, m.value, m.dte).unwrap();
     }
     // The resealed original is accepted: only the edits below are refused.
@@ -153,7 +153,7 @@ fn forged_checkpoint_entries_are_refused_naming_the_entry() {
 fn flipped_values_in_a_winning_mode_checkpoint_are_refused() {
     let (pos, solver, file, a) = solved_five("checkpoint-winning", Mode::Winning);
     assert_eq!(a.value, solver.value(&pos).unwrap());
-    for m in &Checkpoint::load(&file).unwrap().done {
+    for m in &Checkpoint::<u64>::load(&file).unwrap().done {
         assert_eq!(m.dte, None);
         check_claim(&pos, &m.pv, m.value, None).unwrap();
     }
@@ -202,7 +202,7 @@ fn certified_split(solver: &Solver, name: &str, depth: u32, mode: Mode) -> (Path
     )
     .unwrap();
     for file in &files {
-        let unit = Unit::load(file).unwrap();
+        let unit = Unit::<u64>::load(file).unwrap();
         let cert = certify_unit(solver, file, &unit).unwrap();
         assert_eq!(cert, certificate_path(file));
         solve_unit(solver, &unit, mode)
@@ -223,7 +223,7 @@ fn forged_unit_results_are_refused_naming_the_file() {
 
     // Value mode: every value flipped.
     let (dir, files) = certified_split(&solver, "units-value", 2, Mode::Value);
-    let split_dir = read_split_dir(&dir).unwrap();
+    let split_dir = read_split_dir::<u64>(&dir).unwrap();
     for u in &split_dir.units {
         verify_unit(u).unwrap();
         recheck_unit(&solver, u).unwrap();
@@ -239,7 +239,7 @@ fn forged_unit_results_are_refused_naming_the_file() {
         fs::write(&r, reseal_result(&flipped)).unwrap();
     }
     // Every forged result is refused, and the merge lists them all as failed.
-    let err = merge_dir(&dir).unwrap_err();
+    let err = merge_dir::<u64>(&dir).unwrap_err();
     let UnitError::Unsolved(u) = &err else {
         panic!("{err}");
     };
@@ -257,13 +257,13 @@ fn forged_unit_results_are_refused_naming_the_file() {
     // DTE mode, one ply deep (the units are the root's moves): a losing unit made a win
     // with a cooperative line.
     let (dir, files) = certified_split(&solver, "units-dte", 1, Mode::Dte);
-    let truth = merge_dir(&dir).unwrap().analysis;
+    let truth = merge_dir::<u64>(&dir).unwrap().analysis;
     // The first losing unit whose forgery changes the merged answer.
     let forged = files
         .iter()
         .find(|f| {
             let good = fs::read_to_string(result_path(f)).unwrap();
-            let mut r = UnitResult::from_text(&good, "r").unwrap();
+            let mut r = UnitResult::<u64>::from_text(&good, "r").unwrap();
             let Some(line) = cooperative_win(&r.position, 4) else {
                 return false;
             };
@@ -275,7 +275,7 @@ fn forged_unit_results_are_refused_naming_the_file() {
             r.pv = line;
             fs::write(result_path(f), r.to_text()).unwrap();
             // Accepted by the line check: the line is legal and ends in the claimed win.
-            let merged = merge_dir(&dir).unwrap().analysis;
+            let merged = merge_dir::<u64>(&dir).unwrap().analysis;
             if (merged.value, merged.dte, &merged.winning_moves)
                 != (truth.value, truth.dte, &truth.winning_moves)
             {
@@ -286,7 +286,7 @@ fn forged_unit_results_are_refused_naming_the_file() {
         })
         .expect("a losing unit whose cooperative forgery changes the answer")
         .clone();
-    let split_dir = read_split_dir(&dir).unwrap();
+    let split_dir = read_split_dir::<u64>(&dir).unwrap();
     let u = split_dir.units.iter().find(|u| u.file == forged).unwrap();
     // The certificate proves the other player wins.
     let err = verify_unit(u).unwrap_err();
@@ -350,7 +350,7 @@ fn certifying_a_unit_of_a_split_from_a_position_is_refused() {
     let pos = Position::centre(board).unwrap();
     let dir = scratch("no-start");
     let files = write_split(&dir, &split(&pos, 1).unwrap(), None, Vec::new()).unwrap();
-    let unit = Unit::load(&files[0]).unwrap();
+    let unit = Unit::<u64>::load(&files[0]).unwrap();
     let err = certify_unit(&solver, &files[0], &unit).unwrap_err();
     assert!(matches!(err, UnitError::CertifyNeedsStart(_)), "{err}");
     assert!(!certificate_path(&files[0]).exists());

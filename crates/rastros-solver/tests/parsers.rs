@@ -73,9 +73,10 @@ fn samples() -> &'static Samples {
             depth: 2,
             units: sp.units.len(),
         };
+        let survey_board = Board::<u128>::with_word(5, 5).unwrap();
         let rows = vec![
-            SurveyRow::new(board, 12, Some(Value::Win), Some(17)).unwrap(),
-            SurveyRow::new(board, 6, Some(Value::Loss), None).unwrap(),
+            SurveyRow::new(survey_board, 12, Some(Value::Win), Some(17)).unwrap(),
+            SurveyRow::new(survey_board, 6, Some(Value::Loss), None).unwrap(),
         ];
         Samples {
             book: book.to_bytes(),
@@ -208,23 +209,23 @@ proptest! {
 
     #[test]
     fn units(bytes in input(|s| s.unit.as_bytes())) {
-        if let Ok(u) = Unit::from_text(&text(&bytes), "unit") {
-            prop_assert_eq!(Unit::from_text(&u.to_text(), "unit").ok(), Some(u));
+        if let Ok(u) = Unit::<u64>::from_text(&text(&bytes), "unit") {
+            prop_assert_eq!(Unit::<u64>::from_text(&u.to_text(), "unit").ok(), Some(u));
         }
     }
 
     #[test]
     fn unit_results(bytes in input(|s| s.result.as_bytes())) {
-        if let Ok(r) = UnitResult::from_text(&text(&bytes), "result") {
-            prop_assert_eq!(UnitResult::from_text(&r.to_text(), "result").ok(), Some(r));
+        if let Ok(r) = UnitResult::<u64>::from_text(&text(&bytes), "result") {
+            prop_assert_eq!(UnitResult::<u64>::from_text(&r.to_text(), "result").ok(), Some(r));
         }
     }
 
     #[test]
     fn checkpoints(bytes in input(|s| s.checkpoint.as_bytes())) {
-        if let Ok(c) = Checkpoint::from_json(&text(&bytes), "checkpoint") {
+        if let Ok(c) = Checkpoint::<u64>::from_json(&text(&bytes), "checkpoint") {
             // Seconds go through JSON's decimal form: compared apart, within a rounding.
-            let again = Checkpoint::from_json(&c.to_json(), "checkpoint").unwrap();
+            let again = Checkpoint::<u64>::from_json(&c.to_json(), "checkpoint").unwrap();
             for (a, b) in again.done.iter().zip(&c.done) {
                 prop_assert!((a.seconds - b.seconds).abs() <= 1e-12 * b.seconds.max(1.0));
             }
@@ -238,9 +239,9 @@ proptest! {
 
     #[test]
     fn manifests(bytes in input(|s| s.manifest.as_bytes())) {
-        if let Ok(m) = Manifest::from_text(&text(&bytes), "manifest") {
+        if let Ok(m) = Manifest::<u64>::from_text(&text(&bytes), "manifest") {
             let _ = m.check_root("manifest");
-            prop_assert_eq!(Manifest::from_text(&m.to_text(), "manifest").ok(), Some(m));
+            prop_assert_eq!(Manifest::<u64>::from_text(&m.to_text(), "manifest").ok(), Some(m));
         }
     }
 
@@ -261,10 +262,10 @@ fn the_samples_are_accepted() {
     let s = samples();
     Book::from_bytes(&s.book).unwrap();
     export::read_jsonl(&mut s.jsonl.as_bytes()).unwrap();
-    Unit::from_text(&s.unit, "unit").unwrap();
-    UnitResult::from_text(&s.result, "result").unwrap();
-    Checkpoint::from_json(&s.checkpoint, "checkpoint").unwrap();
-    Manifest::from_text(&s.manifest, "manifest")
+    Unit::<u64>::from_text(&s.unit, "unit").unwrap();
+    UnitResult::<u64>::from_text(&s.result, "result").unwrap();
+    Checkpoint::<u64>::from_json(&s.checkpoint, "checkpoint").unwrap();
+    Manifest::<u64>::from_text(&s.manifest, "manifest")
         .unwrap()
         .check_root("manifest")
         .unwrap();

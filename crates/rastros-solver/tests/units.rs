@@ -7,14 +7,14 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{random_line, solver};
-use rastros_core::{Board, Position};
+use common::{random_line, random_positions, rng, solver, solver_with, Brute};
+use rastros_core::{Board, Position, Word};
 use rastros_solver::units::{
     merge_dir, merge_dirs, result_path, solve_unit, split, write_split, Problem,
 };
 use rastros_solver::{
-    Analysis, Checkpoint, CheckpointError, Mode, RootSolver, RootsError, Solver, Unit, UnitError,
-    UnitResult,
+    Analysis, Checkpoint, CheckpointError, Mode, RootSolver, RootsError, Solver, SolverConfig,
+    Unit, UnitError, UnitResult,
 };
 use rastros_testing::other_claim;
 
@@ -29,12 +29,18 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// Splits `pos` into `dir` at `depth`, solves every unit with `solver` in `mode`.
-fn split_and_solve(solver: &Solver, pos: &Position, depth: u32, mode: Mode, dir: &Path) {
+fn split_and_solve<W: Word>(
+    solver: &Solver<W>,
+    pos: &Position<W>,
+    depth: u32,
+    mode: Mode,
+    dir: &Path,
+) {
     let s = split(pos, depth).unwrap();
     let files = write_split(dir, &s, None, Vec::new()).unwrap();
     assert_eq!(files.len(), s.units.len());
     for file in &files {
-        let unit = Unit::load(file).unwrap();
+        let unit = Unit::<W>::load(file).unwrap();
         solve_unit(solver, &unit, mode)
             .unwrap()
             .save(&result_path(file))
@@ -54,12 +60,12 @@ fn same_answer(got: &Analysis, want: &Analysis, what: &str) {
     assert_eq!(got.pv, want.pv, "pv of {what}");
 }
 
-/// split -> solve every unit -> merge equals the direct solve.
-fn check_split(pos: &Position, depth: u32, mode: Mode, name: &str) {
+/// split -> solve every unit -> merge equals the direct solve; returns the merged answer.
+fn check_split<W: Word>(pos: &Position<W>, depth: u32, mode: Mode, name: &str) -> Analysis {
     let solver = solver(pos.board());
     let dir = scratch(name);
     split_and_solve(&solver, pos, depth, mode, &dir);
-    let merged = merge_dir(&dir).unwrap();
+    let merged = merge_dir::<W>(&dir).unwrap();
     assert_eq!(merged.mode, mode);
     assert_eq!(merged.manifest.root, *pos);
     solver.clear();
@@ -70,6 +76,7 @@ fn check_split(pos: &Position, depth: u32, mode: Mode, name: &str) {
         &format!("{pos} split at depth {depth} in mode {}", mode),
     );
     fs::remove_dir_all(&dir).unwrap();
+    merged.analysis
 }
 
 fn six() -> &'static Board {
@@ -146,13 +153,13 @@ fn solved_split(name: &str) -> (PathBuf, Vec<PathBuf>) {
         .filter(|p| p.extension().is_some_and(|e| e == "pos"))
         .collect();
     units.sort();
-    assert!(merge_dir(&dir).is_ok());
+    assert!(merge_dir::<u64>(&dir).is_ok());
     (dir, units)
 }
 
 /// The units `merge_dir` reports unsolved: their numbers and problems' kinds.
 fn unsolved(dir: &Path) -> Vec<(usize, &'static str)> {
-    match merge_dir(dir).unwrap_err() {
+    match merge_dir::<u64>(dir).unwrap_err() {
         UnitError::Unsolved(u) => u
             .list
             .iter()
@@ -164,7 +171,7 @@ fn unsolved(dir: &Path) -> Vec<(usize, &'static str)> {
 
 /// The reason `merge_dir` gives for the failed unit `n`.
 fn failure(dir: &Path, n: usize) -> String {
-    let UnitError::Unsolved(u) = merge_dir(dir).unwrap_err() else {
+    let UnitError::Unsolved(u) = merge_dir::<u64>(dir).unwrap_err() else {
         panic!("not a list of unsolved units");
     };
     match &u
@@ -183,7 +190,7 @@ fn failure(dir: &Path, n: usize) -> String {
 fn merge_reports_every_missing_partial_and_failed_unit() {
     let (dir, units) = solved_split("missing-result");
     fs::remove_file(result_path(&units[3])).unwrap();
-    let err = merge_dir(&dir).unwrap_err();
+    let err = merge_dir::<u64>(&dir).unwrap_err();
     let UnitError::Unsolved(ref u) = err else {
         panic!("{err}");
     };
@@ -228,7 +235,7 @@ fn merge_reports_every_missing_partial_and_failed_unit() {
             .unwrap();
     }
     assert!(partial.exists());
-    assert!(merge_dir(&dir).is_ok());
+    assert!(merge_dir::<u64>(&dir).is_ok());
     fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -254,19 +261,19 @@ fn copy_split(dir: &Path, name: &str, keep: impl Fn(usize) -> bool) -> PathBuf {
 #[test]
 fn merge_pools_directories_and_names_both_files_of_a_unit_solved_twice_differently() {
     let (dir, units) = solved_split("pooled");
-    let whole = merge_dir(&dir).unwrap();
+    let whole = merge_dir::<u64>(&dir).unwrap();
     // Two machines, each with half the results and unit 4 solved on both.
     let a = copy_split(&dir, "pooled-a", |n| n % 2 == 0 || n == 3);
     let b = copy_split(&dir, "pooled-b", |n| n % 2 == 1 || n == 4);
-    assert!(matches!(merge_dir(&a), Err(UnitError::Unsolved(_))));
-    let pooled = merge_dirs(&[&a, &b]).unwrap();
+    assert!(matches!(merge_dir::<u64>(&a), Err(UnitError::Unsolved(_))));
+    let pooled = merge_dirs::<u64>(&[&a, &b]).unwrap();
     assert_eq!(pooled.analysis.value, whole.analysis.value);
     assert_eq!(pooled.analysis.dte, whole.analysis.dte);
     assert_eq!(pooled.analysis.best_moves, whole.analysis.best_moves);
     assert_eq!(pooled.analysis.pv, whole.analysis.pv);
     // Units neither machine solved are reported in the first directory.
     fs::remove_file(result_path(&b.join(units[1].file_name().unwrap()))).unwrap();
-    let UnitError::Unsolved(u) = merge_dirs(&[&a, &b]).unwrap_err() else {
+    let UnitError::Unsolved(u) = merge_dirs::<u64>(&[&a, &b]).unwrap_err() else {
         panic!("unit 1 is solved nowhere");
     };
     assert_eq!(u.list.len(), 1);
@@ -282,7 +289,7 @@ fn merge_pools_directories_and_names_both_files_of_a_unit_solved_twice_different
     // Unit 4 solved on machine b with another answer: a result whose line still backs its
     // (wrong) claim, as another machine's faulty solver would write it.
     let unit = Unit::load(&units[4]).unwrap();
-    let right = UnitResult::load(&result_path(&units[4])).unwrap();
+    let right = UnitResult::<u64>::load(&result_path(&units[4])).unwrap();
     let (claim, line) = other_claim(&unit.position, right.score()).expect("another claim");
     let wrong = UnitResult {
         value: claim.value,
@@ -292,7 +299,7 @@ fn merge_pools_directories_and_names_both_files_of_a_unit_solved_twice_different
     };
     let theirs = result_path(&b.join("unit-000004.pos"));
     wrong.save(&theirs).unwrap();
-    let err = merge_dirs(&[&a, &b]).unwrap_err();
+    let err = merge_dirs::<u64>(&[&a, &b]).unwrap_err();
     let ours = result_path(&a.join("unit-000004.pos"));
     assert!(
         matches!(&err, UnitError::ConflictingResults { first, second, .. }
@@ -306,7 +313,7 @@ fn merge_pools_directories_and_names_both_files_of_a_unit_solved_twice_different
     );
     // The same answer twice is no conflict, whatever the lines.
     right.save(&theirs).unwrap();
-    assert!(merge_dirs(&[&a, &b]).is_ok());
+    assert!(merge_dirs::<u64>(&[&a, &b]).is_ok());
     // A directory of another split is refused naming both manifests.
     let other = scratch("pooled-other");
     split_and_solve(
@@ -316,7 +323,7 @@ fn merge_pools_directories_and_names_both_files_of_a_unit_solved_twice_different
         Mode::Dte,
         &other,
     );
-    let err = merge_dirs(&[&a, &other]).unwrap_err();
+    let err = merge_dirs::<u64>(&[&a, &other]).unwrap_err();
     assert!(matches!(err, UnitError::DifferentSplits { .. }), "{err}");
     fs::remove_dir_all(&other).unwrap();
     fs::remove_dir_all(&dir).unwrap();
@@ -327,7 +334,7 @@ fn merge_pools_directories_and_names_both_files_of_a_unit_solved_twice_different
 #[test]
 fn merge_refuses_a_result_for_another_position() {
     let (dir, units) = solved_split("wrong-position");
-    let mut r = UnitResult::load(&result_path(&units[0])).unwrap();
+    let mut r = UnitResult::<u64>::load(&result_path(&units[0])).unwrap();
     r.position = Position::start(six(), "d4".parse().unwrap()).unwrap();
     r.dte = Some(1);
     r.pv = vec![r.position.legal_moves().first().unwrap()];
@@ -380,7 +387,7 @@ fn merge_refuses_corrupted_and_stray_files_and_mixed_modes() {
     let unit_text = fs::read_to_string(&units[4]).unwrap();
     fs::write(&units[4], &unit_text[..unit_text.len() - 10]).unwrap();
     assert!(matches!(
-        merge_dir(&dir).unwrap_err(),
+        merge_dir::<u64>(&dir).unwrap_err(),
         UnitError::Malformed { .. }
     ));
     fs::write(&units[4], &unit_text).unwrap();
@@ -388,7 +395,7 @@ fn merge_refuses_corrupted_and_stray_files_and_mixed_modes() {
     // A result whose unit is gone.
     fs::write(dir.join("unit-999999.pos.result"), &good).unwrap();
     assert!(matches!(
-        merge_dir(&dir).unwrap_err(),
+        merge_dir::<u64>(&dir).unwrap_err(),
         UnitError::StrayResult(_)
     ));
     fs::remove_file(dir.join("unit-999999.pos.result")).unwrap();
@@ -396,7 +403,7 @@ fn merge_refuses_corrupted_and_stray_files_and_mixed_modes() {
     // A unit listed twice.
     fs::copy(&units[0], dir.join("unit-000900.pos")).unwrap();
     assert!(matches!(
-        merge_dir(&dir).unwrap_err(),
+        merge_dir::<u64>(&dir).unwrap_err(),
         UnitError::DuplicateUnit { .. }
     ));
     fs::remove_file(dir.join("unit-000900.pos")).unwrap();
@@ -406,25 +413,25 @@ fn merge_refuses_corrupted_and_stray_files_and_mixed_modes() {
     let unit7 = fs::read(&units[7]).unwrap();
     fs::remove_file(&units[7]).unwrap();
     assert!(matches!(
-        merge_dir(&dir).unwrap_err(),
+        merge_dir::<u64>(&dir).unwrap_err(),
         UnitError::MissingUnit { .. }
     ));
     fs::write(&units[7], unit7).unwrap();
 
     // One unit solved in another mode.
     let solver = solver(six());
-    let unit = Unit::load(&units[7]).unwrap();
+    let unit = Unit::<u64>::load(&units[7]).unwrap();
     solve_unit(&solver, &unit, Mode::Value)
         .unwrap()
         .save(&result_path(&units[7]))
         .unwrap();
-    let err = merge_dir(&dir).unwrap_err();
+    let err = merge_dir::<u64>(&dir).unwrap_err();
     assert!(matches!(err, UnitError::ModeMismatch { .. }), "{err}");
     solve_unit(&solver, &unit, Mode::Dte)
         .unwrap()
         .save(&result_path(&units[7]))
         .unwrap();
-    assert!(merge_dir(&dir).is_ok());
+    assert!(merge_dir::<u64>(&dir).is_ok());
 
     // No manifest; a second split into the same directory.
     let s = split(&c3_6x6(), 2).unwrap();
@@ -435,7 +442,7 @@ fn merge_refuses_corrupted_and_stray_files_and_mixed_modes() {
     // Units without a manifest: a split that was interrupted before its manifest.
     fs::remove_file(dir.join("split.txt")).unwrap();
     assert!(matches!(
-        merge_dir(&dir).unwrap_err(),
+        merge_dir::<u64>(&dir).unwrap_err(),
         UnitError::Interrupted(_)
     ));
     assert!(matches!(
@@ -445,15 +452,17 @@ fn merge_refuses_corrupted_and_stray_files_and_mixed_modes() {
     let empty = dir.join("empty");
     fs::create_dir_all(&empty).unwrap();
     assert!(matches!(
-        merge_dir(&empty).unwrap_err(),
+        merge_dir::<u64>(&empty).unwrap_err(),
         UnitError::NoManifest(_)
     ));
     fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The uninterrupted root-by-root answer equals `analyze`, and one stopped after `k` root
-/// moves and resumed from its checkpoint file equals both.
-fn check_resume(pos: &Position, mode: Mode, k: usize, name: &str) {
+/// moves and resumed from its checkpoint file equals both. `searched`: the position is one
+/// where the solver probes its table and runs its trap search (not one the matching
+/// decides), whose counts the checkpoint must keep.
+fn check_resume<W: Word>(pos: &Position<W>, mode: Mode, k: usize, name: &str, searched: bool) {
     let solver = solver(pos.board());
     let direct = solver.analyze(pos, mode).unwrap();
     solver.clear();
@@ -463,15 +472,15 @@ fn check_resume(pos: &Position, mode: Mode, k: usize, name: &str) {
     same_answer(&whole, &direct, &format!("{pos} root by root"));
     // The root-by-root solve counts what the direct one counts.
     let s = whole.stats;
-    assert!(
-        s.probes > 0 && s.hits <= s.probes && s.nodes > 0,
-        "{pos}: {s:?}"
-    );
-    assert!(direct.stats.traps > 0, "{pos}: no trap search to compare");
-    assert!(
-        s.traps > 0,
-        "{pos}: trap positions not counted root by root: {s:?}"
-    );
+    assert!(s.hits <= s.probes && s.nodes > 0, "{pos}: {s:?}");
+    if searched {
+        assert!(s.probes > 0, "{pos}: {s:?}");
+        assert!(direct.stats.traps > 0, "{pos}: no trap search to compare");
+        assert!(
+            s.traps > 0,
+            "{pos}: trap positions not counted root by root: {s:?}"
+        );
+    }
 
     let dir = scratch(name);
     fs::create_dir_all(&dir).unwrap();
@@ -485,11 +494,11 @@ fn check_resume(pos: &Position, mode: Mode, k: usize, name: &str) {
     }
     // The first session is gone, and so is its table.
     solver.clear();
-    let saved = Checkpoint::load(&file).unwrap();
+    let saved = Checkpoint::<W>::load(&file).unwrap();
     assert_eq!(saved.done.len(), k);
-    assert!(saved.done.iter().any(|m| m.probes > 0));
-    let reread = Checkpoint::from_json(&saved.to_json(), "reread").unwrap();
-    let traps = |c: &Checkpoint| c.done.iter().map(|m| m.traps).collect::<Vec<_>>();
+    assert!(!searched || saved.done.iter().any(|m| m.probes > 0));
+    let reread = Checkpoint::<W>::from_json(&saved.to_json(), "reread").unwrap();
+    let traps = |c: &Checkpoint<W>| c.done.iter().map(|m| m.traps).collect::<Vec<_>>();
     assert_eq!(traps(&reread), traps(&saved));
     // A checkpoint of format version 1 (no checksum) is refused with a message saying so,
     // and any edit of a version 2 file is detected.
@@ -497,11 +506,11 @@ fn check_resume(pos: &Position, mode: Mode, k: usize, name: &str) {
         serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
     old["format"] = "rastros-checkpoint 1".into();
     old.as_object_mut().unwrap().remove("checksum").unwrap();
-    let err = Checkpoint::from_json(&old.to_string(), "old").unwrap_err();
+    let err = Checkpoint::<W>::from_json(&old.to_string(), "old").unwrap_err();
     assert!(err.to_string().contains("has no checksum"), "{err}");
     let text = fs::read_to_string(&file).unwrap();
     let edited = text.replacen("\"nodes\":", "\"nodes\":1", 1);
-    let err = Checkpoint::from_json(&edited, "edited").unwrap_err();
+    let err = Checkpoint::<W>::from_json(&edited, "edited").unwrap_err();
     assert!(err.to_string().contains("checksum does not match"), "{err}");
     let mut second = RootSolver::resume(&solver, pos, mode, &file).unwrap();
     assert_eq!(second.done(), k);
@@ -522,15 +531,15 @@ fn check_resume(pos: &Position, mode: Mode, k: usize, name: &str) {
 
 #[test]
 fn interrupted_and_resumed_root_solve_equals_uninterrupted() {
-    check_resume(&c3_6x6(), Mode::Dte, 3, "resume-c3");
+    check_resume(&c3_6x6(), Mode::Dte, 3, "resume-c3", true);
     let mut seed = common::rng(2); // 4 plies in, 7 root moves, the first one probes
     let pos = random_line(&c3_6x6(), 4, &mut seed);
-    check_resume(&pos, Mode::Dte, 1, "resume-random");
-    check_resume(&c3_6x6(), Mode::Winning, 4, "resume-winning");
+    check_resume(&pos, Mode::Dte, 1, "resume-random", true);
+    check_resume(&c3_6x6(), Mode::Winning, 4, "resume-winning", true);
     let pos = Position::standard()
         .play_moves("c3 b2 c2 d3 e4 e5 d5 c4")
         .unwrap();
-    check_resume(&pos, Mode::Dte, 2, "resume-7x7");
+    check_resume(&pos, Mode::Dte, 2, "resume-7x7", true);
 }
 
 #[test]
@@ -602,4 +611,76 @@ fn checkpoints_for_another_position_or_mode_or_corrupted_are_refused() {
         Err(RootsError::Checkpoint(CheckpointError::Io { .. }))
     ));
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Positions of boards of 65 to 128 cells late in random games from every start in turn
+/// (at most 17 cells left to the snail, so that brute force finishes), with at least two
+/// moves: `count` of them on each of 9x9, 2x40 and 3x30.
+fn wide_positions(count: usize, seed: u64) -> Vec<Position<u128>> {
+    let mut rng = rng(seed);
+    let mut out = Vec::new();
+    for (w, h) in [(9, 9), (2, 40), (3, 30)] {
+        let board = Board::<u128>::with_word(w, h).unwrap();
+        assert!(board.size() > 64);
+        let found: Vec<Position<u128>> = random_positions(board, 40 * count, &mut rng)
+            .into_iter()
+            .map(|(_, pos)| pos)
+            .filter(|pos| pos.legal_moves().len() >= 2)
+            .take(count)
+            .collect();
+        assert_eq!(found.len(), count, "{w}x{h}: too few positions");
+        out.extend(found);
+    }
+    out
+}
+
+/// Split, solved and merged on boards past 64 cells (the 128-bit word): the direct solve's
+/// answer, and brute force's value, distance, winning and optimal moves; units solved
+/// with two threads and a larger table merge to the same answer.
+#[test]
+fn split_merge_past_64_cells_equals_direct_solve_and_brute_force() {
+    let mut brute = Brute::default();
+    for (i, pos) in wide_positions(3, 0x0128_5917).iter().enumerate() {
+        let merged = check_split(pos, 2, Mode::Dte, &format!("wide-{i}"));
+        let s = brute.score(pos);
+        assert_eq!((merged.value, merged.dte), (s.value, Some(s.dte)), "{pos}");
+        assert_eq!(
+            merged.winning_moves,
+            Some(brute.winning_moves(pos)),
+            "{pos}"
+        );
+        assert_eq!(merged.best_moves, Some(brute.optimal_moves(pos)), "{pos}");
+        let threads = solver_with(
+            pos.board(),
+            SolverConfig {
+                threads: 2,
+                hash_mb: 32,
+                ..SolverConfig::default()
+            },
+        );
+        let dir = scratch(&format!("wide-{i}-threads"));
+        split_and_solve(&threads, pos, 2, Mode::Dte, &dir);
+        let again = merge_dir::<u128>(&dir).unwrap();
+        same_answer(&again.analysis, &merged, &format!("{pos} with two threads"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+    let pos = &wide_positions(1, 0x0128_7a1e)[0];
+    let merged = check_split(pos, 3, Mode::Winning, "wide-winning");
+    assert_eq!(
+        merged.winning_moves,
+        Some(brute.winning_moves(pos)),
+        "{pos}"
+    );
+    let merged = check_split(pos, 1, Mode::Value, "wide-value");
+    assert_eq!(merged.value, brute.score(pos).value, "{pos}");
+}
+
+/// A root-by-root solve of a position past 64 cells, stopped after one root move and
+/// resumed from its checkpoint file, gives the direct solve's answer.
+#[test]
+fn checkpoints_past_64_cells_resume_to_the_direct_answer() {
+    for (i, pos) in wide_positions(1, 0x0128_c4e7).iter().enumerate() {
+        check_resume(pos, Mode::Dte, 1, &format!("wide-resume-{i}"), false);
+        check_resume(pos, Mode::Winning, 1, &format!("wide-resume-w-{i}"), false);
+    }
 }

@@ -1,6 +1,6 @@
 //! The tests' tools, one of each for every crate of the workspace: the brute-force
 //! reference every speed trick is checked against ([`Brute`]), the seeded random generator
-//! ([`rng`]) and what is built from it ([`random_line`], [`random_free`]), and the tests'
+//! ([`rng`]) and what is built from it ([`random_line`], [`random_moves`], [`random_free`]), and the tests'
 //! solver ([`solver`], [`solver_with`]).
 //!
 //! A dev-dependency only (`publish = false`). `rastros-search`'s own unit tests use it too;
@@ -149,21 +149,32 @@ pub fn random_line<W: Word>(
     plies: usize,
     rng: &mut ChaCha8Rng,
 ) -> Position<W> {
+    random_moves(start, plies, rng).0
+}
+
+/// [`random_line`] with the moves it played (cell indices), for what names a position by
+/// its start and moves (certificates, work units split from a start).
+pub fn random_moves<W: Word>(
+    start: &Position<W>,
+    plies: usize,
+    rng: &mut ChaCha8Rng,
+) -> (Position<W>, Vec<u8>) {
     let mut pos = *start;
+    let mut line = Vec::new();
     for _ in 0..plies {
         let moves: Vec<u8> = pos.legal_moves().iter().collect();
         if moves.is_empty() {
             break;
         }
-        let next = pos
-            .play_index(moves[rng.random_range(0..moves.len())])
-            .unwrap();
+        let to = moves[rng.random_range(0..moves.len())];
+        let next = pos.play_index(to).unwrap();
         if next.is_over() {
             break;
         }
         pos = next;
+        line.push(to);
     }
-    pos
+    (pos, line)
 }
 
 /// Free cells of `board` for a snail on `snail`: every other cell free with a probability

@@ -387,7 +387,9 @@ fn parse_binary(bytes: &[u8]) -> Result<(Header, Vec<Record>), String> {
         return Err("checksum mismatch (damaged or truncated file)".to_string());
     }
     let mut r = Bytes(body, 8);
-    if r.u8()? != 1 {
+    // Version 2 gives a win record's cell in a byte after the tag: cells past 63.
+    let version = r.u8()?;
+    if version != 1 && version != 2 {
         return Err("unsupported version".to_string());
     }
     let (width, height, start) = (r.u8()?, r.u8()?, r.u8()?);
@@ -400,7 +402,14 @@ fn parse_binary(bytes: &[u8]) -> Result<(Header, Vec<Record>), String> {
         let tag = r.u8()?;
         let low = tag & 0x3f;
         records.push(match tag >> 6 {
-            0 => Record::Win(low, if low == 0 { None } else { Some(r.varint()?) }),
+            0 => {
+                let to = match (version, low) {
+                    (1, cell) => cell,
+                    (_, 0) => r.u8()?,
+                    _ => return Err(format!("a win record's tag is not 0 at byte {}", r.1 - 1)),
+                };
+                Record::Win(to, if to == 0 { None } else { Some(r.varint()?) })
+            }
             1 => Record::Loss(
                 (0..low).map(|_| Ok((r.u8()?, r.varint()?))).collect::<Result<_, String>>()?,
             ),

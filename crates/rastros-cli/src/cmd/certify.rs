@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use rastros_core::{BoardSize, Cell, Position};
+use rastros_core::{AnyBoardSize, Board, Cell, Position, Word};
 use rastros_solver::{certify, fsio};
 
 use crate::args::{CliError, SearchArgs};
@@ -27,9 +27,9 @@ pub enum FormatArg {
 /// Arguments of `rastros certify`.
 #[derive(Debug, Args)]
 pub struct CertifyArgs {
-    /// Board size WxH (W*H <= 64).
+    /// Board size WxH (W*H <= 128).
     #[arg(long, default_value = "7x7")]
-    board: BoardSize,
+    board: AnyBoardSize,
     /// Start cell of the snail (default: the centre; required on boards without one).
     #[arg(long)]
     start: Option<Cell>,
@@ -50,11 +50,17 @@ pub struct CertifyArgs {
     search: SearchArgs,
 }
 
-/// Runs `rastros certify`.
+/// Runs `rastros certify`, on the 128-bit word for boards of more than 64 cells.
 pub fn run(args: CertifyArgs) -> Result<(), CliError> {
     // A path that cannot take the file is refused before the solve, not after it.
     fsio::check_output(&args.out, "certificate")?;
-    let board = args.board.0;
+    match args.board {
+        AnyBoardSize::Narrow(board) => run_on(&args, board),
+        AnyBoardSize::Wide(board) => run_on(&args, board),
+    }
+}
+
+fn run_on<W: Word>(args: &CertifyArgs, board: &'static Board<W>) -> Result<(), CliError> {
     let start = crate::args::start_or_centre(board, args.start)?;
     // A start is never over: only the moves can end the game.
     let pos = crate::args::play_moves(&start, &args.moves)?;
@@ -122,7 +128,7 @@ pub fn run(args: CertifyArgs) -> Result<(), CliError> {
 }
 
 /// The moves as cell names separated by spaces.
-fn moves_text(pos: &Position, moves: &[u8]) -> String {
+fn moves_text<W: Word>(pos: &Position<W>, moves: &[u8]) -> String {
     let board = pos.board();
     moves
         .iter()

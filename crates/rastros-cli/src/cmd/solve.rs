@@ -57,36 +57,26 @@ pub struct SolveArgs {
     resume: Option<PathBuf>,
 }
 
-/// Runs `rastros solve`, on the 128-bit word for boards of more than 64 cells (which have
-/// no checkpoints yet: their format holds 64-bit positions).
+/// Runs `rastros solve`, on the 128-bit word for boards of more than 64 cells.
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
-    if !args.pos.is_wide() {
-        let pos = args.pos.resolve_in_progress()?;
-        let solver = args.search.solver(pos.board())?;
-        let a = if let Some(file) = &args.resume {
-            solve_by_roots(&args, &pos, &solver, file, true)?
-        } else if let Some(file) = &args.checkpoint {
-            solve_by_roots(&args, &pos, &solver, file, false)?
-        } else {
-            analyze(&args, &pos, &solver)?
-        };
-        return report(&args, &pos, &solver, &a);
+    if args.pos.is_wide() {
+        run_in::<u128>(&args)
+    } else {
+        run_in::<u64>(&args)
     }
-    let option = match (&args.checkpoint, &args.resume) {
-        (Some(_), _) => Some("--checkpoint"),
-        (_, Some(_)) => Some("--resume"),
-        (None, None) => None,
-    };
-    if let Some(option) = option {
-        return Err(CliError(format!(
-            "{option}: checkpoints hold boards of at most 64 cells; solve larger boards without \
-             it (or split them into work units)"
-        )));
-    }
-    let pos = args.pos.resolve_in_progress_in::<u128>()?;
+}
+
+fn run_in<W: Word>(args: &SolveArgs) -> Result<(), CliError> {
+    let pos = args.pos.resolve_in_progress_in::<W>()?;
     let solver = args.search.solver(pos.board())?;
-    let a = analyze(&args, &pos, &solver)?;
-    report(&args, &pos, &solver, &a)
+    let a = if let Some(file) = &args.resume {
+        solve_by_roots(args, &pos, &solver, file, true)?
+    } else if let Some(file) = &args.checkpoint {
+        solve_by_roots(args, &pos, &solver, file, false)?
+    } else {
+        analyze(args, &pos, &solver)?
+    };
+    report(args, &pos, &solver, &a)
 }
 
 /// Solves `pos` in one go, with a progress bar.
@@ -118,10 +108,10 @@ fn report<W: Word>(
 
 /// Solves `pos` root move by root move, saving to the checkpoint `file` (a new one, or
 /// the one to `resume`), showing the root moves done and left.
-fn solve_by_roots(
+fn solve_by_roots<W: Word>(
     args: &SolveArgs,
-    pos: &Position,
-    solver: &Solver,
+    pos: &Position<W>,
+    solver: &Solver<W>,
     file: &Path,
     resume: bool,
 ) -> Result<Analysis, CliError> {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use rastros_core::{BoardSize, Cell};
+use rastros_core::{AnyBoardSize, Board, Cell};
 use rastros_solver::survey::{self, Plan, PlanError, SurveyBoards, SurveyConfig, SurveyRow};
 use rastros_solver::{fsio, SolverConfig};
 use serde_json::json;
@@ -19,7 +19,8 @@ use crate::report::{count, count_bar, json_seconds, note, outln};
 /// Arguments of `rastros survey`.
 #[derive(Debug, Args)]
 pub struct SurveyArgs {
-    /// Only boards of at most this many cells.
+    /// Only boards of at most this many cells (at most 128: past 64 the searches run on
+    /// the 128-bit word).
     #[arg(long, default_value_t = 64)]
     max_cells: u32,
     /// Shortest side (at least 2).
@@ -28,9 +29,9 @@ pub struct SurveyArgs {
     /// Longest side (at least 2).
     #[arg(long, default_value_t = 7, value_parser = parse_side)]
     max_side: u32,
-    /// Survey these boards instead (comma-separated, like 8x8,7x8).
+    /// Survey these boards instead (comma-separated, like 8x8,7x8,9x9; up to 128 cells).
     #[arg(long, value_delimiter = ',')]
-    boards: Vec<BoardSize>,
+    boards: Vec<AnyBoardSize>,
     /// Only these start cells (comma-separated, like d4,e5); default: every cell but the
     /// goals.
     #[arg(long, value_delimiter = ',')]
@@ -75,7 +76,15 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
             max_cells: args.max_cells,
         }
     } else {
-        SurveyBoards::Listed(args.boards.iter().map(|b| b.0).collect())
+        let mut list = Vec::new();
+        for b in &args.boards {
+            let (w, h) = b.dimensions();
+            list.push(
+                Board::with_word(w.into(), h.into())
+                    .map_err(|e| CliError(format!("--boards {b}: {e}")))?,
+            );
+        }
+        SurveyBoards::Listed(list)
     };
     let plan = Plan::new(&boards, &args.starts).map_err(plan_error)?;
     let total = plan.positions();
@@ -116,7 +125,7 @@ pub fn run(args: SurveyArgs) -> Result<(), CliError> {
         dte_time_limit: args.dte_time_limit.or(args.time_limit),
     };
     let old = if args.merge && csv_path.exists() {
-        // 64 MiB: every board of at most 64 cells, each start a line, is some 60 kB.
+        // 64 MiB: every board of up to 128 cells, each start a line, is some 540 kB.
         let text = fsio::read_to_string_at_most(&csv_path, "survey", 64 << 20, "a line a start")?;
         let bad = |e| CliError(format!("cannot read survey {}: {e}", csv_path.display()));
         let old = survey::parse_csv(&text).map_err(bad)?;

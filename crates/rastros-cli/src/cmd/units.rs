@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use rastros_core::Word;
 use rastros_solver::units::{
     self, certify_unit, read_split_dirs, recheck_unit, result_path, unit_file_name, verify_unit,
     write_split, Problem, Unsolved, MANIFEST_NAME,
@@ -35,9 +36,17 @@ pub struct SplitArgs {
     max_units: usize,
 }
 
-/// Runs `rastros split`.
+/// Runs `rastros split`, on the 128-bit word for boards of more than 64 cells.
 pub fn split(args: SplitArgs) -> Result<(), CliError> {
-    let pos = args.pos.resolve_in_progress()?;
+    if args.pos.is_wide() {
+        split_in::<u128>(args)
+    } else {
+        split_in::<u64>(args)
+    }
+}
+
+fn split_in<W: Word>(args: SplitArgs) -> Result<(), CliError> {
+    let pos = args.pos.resolve_in_progress_in::<W>()?;
     if args.depth == 0 {
         return Err(CliError("--depth 0: a split is at least 1 ply deep".into()));
     }
@@ -56,7 +65,7 @@ pub fn split(args: SplitArgs) -> Result<(), CliError> {
     let start = match args.pos.position {
         Some(_) => None,
         None => {
-            let start = args.pos.start_position()?;
+            let start = args.pos.start_position_in::<W>()?;
             Some(pos.board().cell(start.snail()).to_string())
         }
     };
@@ -116,8 +125,22 @@ pub struct SolveUnitArgs {
     certify: bool,
 }
 
-/// Runs `rastros solve-unit`.
+/// Runs `rastros solve-unit`, on the 128-bit word for units of boards of more than 64
+/// cells.
 pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
+    let wide = match &args.units {
+        None => units::is_wide(&args.file),
+        Some(_) => units::is_wide(&args.file.join(MANIFEST_NAME)),
+    };
+    if wide {
+        solve_units_in::<u128>(args)
+    } else {
+        solve_units_in::<u64>(args)
+    }
+}
+
+/// [`solve_unit`] on the word `W`.
+fn solve_units_in<W: Word>(args: SolveUnitArgs) -> Result<(), CliError> {
     let files = match &args.units {
         None => vec![args.file.clone()],
         Some(list) => {
@@ -127,7 +150,7 @@ pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
                     args.file.display()
                 )));
             }
-            let manifest = Manifest::load(&args.file.join(MANIFEST_NAME))?;
+            let manifest = Manifest::<W>::load(&args.file.join(MANIFEST_NAME))?;
             parse_unit_list(list, manifest.units)?
                 .into_iter()
                 .map(|n| args.file.join(unit_file_name(n)))
@@ -135,7 +158,7 @@ pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
         }
     };
     let bar = count_bar(files.len() as u64, "units solved");
-    let mut solver = None;
+    let mut solver: Option<Solver<W>> = None;
     for file in &files {
         solve_one(&args, file, &mut solver)?;
         bar.inc(1);
@@ -146,17 +169,17 @@ pub fn solve_unit(args: SolveUnitArgs) -> Result<(), CliError> {
 
 /// Solves the unit `file` as `args` say, with `solver` (made on first use, its table
 /// cleared before each further unit, so each unit is solved as by a run of its own).
-fn solve_one(
+fn solve_one<W: Word>(
     args: &SolveUnitArgs,
     file: &Path,
-    solver: &mut Option<Solver>,
+    solver: &mut Option<Solver<W>>,
 ) -> Result<(), CliError> {
-    let unit = Unit::load(file)?;
+    let unit = Unit::<W>::load(file)?;
     let mode: Mode = args.mode.into();
     let out = result_path(file);
     if args.skip_done {
         let certified = !args.certify || units::certificate_path(file).is_file();
-        if let Ok(r) = UnitResult::load(&out) {
+        if let Ok(r) = UnitResult::<W>::load(&out) {
             if r.position == unit.position && r.mode == mode && certified {
                 outln!("{}: already solved in {}", file.display(), out.display());
                 return Ok(());
@@ -360,10 +383,19 @@ fn fresh_seed() -> u64 {
     nanos ^ u64::from(std::process::id()).rotate_left(32)
 }
 
-/// Runs `rastros merge`.
+/// Runs `rastros merge`, on the 128-bit word for splits of boards of more than 64 cells.
 pub fn merge(args: MergeArgs) -> Result<(), CliError> {
     let dirs: Vec<&Path> = args.dirs.iter().map(PathBuf::as_path).collect();
-    let split = match read_split_dirs(&dirs) {
+    if units::is_wide(&dirs[0].join(MANIFEST_NAME)) {
+        merge_in::<u128>(&args, &dirs)
+    } else {
+        merge_in::<u64>(&args, &dirs)
+    }
+}
+
+/// [`merge`] of the split directories `dirs` on the word `W`.
+fn merge_in<W: Word>(args: &MergeArgs, dirs: &[&Path]) -> Result<(), CliError> {
+    let split = match read_split_dirs::<W>(dirs) {
         Err(UnitError::Unsolved(u)) => return Err(report_unsolved(&u, args.json, args.verify)),
         read => read?,
     };

@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 // The workspace's seeded generator and tests' solver.
-pub use rastros_testing::{rng, solver};
+pub use rastros_testing::{random_moves, rng, solver};
 
 /// What a finished `rastros` process left.
 #[derive(Debug)]

@@ -7,12 +7,16 @@
 //! A survey is planned first ([`Plan`]: the boards, each once, and the start cells of each,
 //! checked), then solved board by board ([`survey_board`]).
 //!
+//! Rows name their board on the 128-bit word ([`SurveyBoard`]), which holds every board of
+//! up to 128 cells, so that one survey mixes boards of both sides of 64 cells; each start is
+//! searched on the word its board fits, `u64` up to 64 cells.
+//!
 //! ```
 //! use std::sync::atomic::AtomicBool;
 //! use rastros_core::Board;
 //! use rastros_solver::survey::{self, SurveyConfig};
 //!
-//! let board = Board::new(3, 3).unwrap();
+//! let board = Board::<u128>::with_word(3, 3).unwrap();
 //! let starts = survey::start_cells(board);
 //! let rows = survey::survey_board(board, &starts, &SurveyConfig::default(), &AtomicBool::new(false),
 //!     &mut |_| {}).unwrap();
@@ -30,7 +34,7 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use rastros_core::{Board, Position};
+use rastros_core::{Board, Position, Word};
 
 use crate::score::{Score, Value};
 use crate::solver::{SetupError, SolveError, Solver, SolverConfig};
@@ -42,7 +46,7 @@ pub use plan::{are_transposes, boards, start_cells, Plan, PlanError, SurveyBoard
 /// checks the start cell, so every method answers for any row.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SurveyRow {
-    board: &'static Board,
+    board: &'static SurveyBoard,
     start: u8,
     value: Option<Value>,
     dte: Option<u32>,
@@ -59,14 +63,14 @@ impl SurveyRow {
     /// use rastros_core::Board;
     /// use rastros_solver::survey::SurveyRow;
     /// use rastros_solver::Value;
-    /// let b = Board::new(5, 5).unwrap();
+    /// let b = Board::<u128>::with_word(5, 5).unwrap();
     /// let row = SurveyRow::new(b, b.parse_cell("c3").unwrap(), Some(Value::Win), Some(17)).unwrap();
     /// assert_eq!((row.start_name(), row.width()), ("c3".to_string(), 5));
     /// assert!(SurveyRow::new(b, 25, None, None).is_err()); // off the board
     /// assert!(SurveyRow::new(b, b.parse_cell("a1").unwrap(), None, None).is_err()); // a goal
     /// ```
     pub fn new(
-        board: &'static Board,
+        board: &'static SurveyBoard,
         start: u8,
         value: Option<Value>,
         dte: Option<u32>,
@@ -107,7 +111,7 @@ impl SurveyRow {
     }
 
     /// The board of the row.
-    pub fn board(&self) -> &'static Board {
+    pub fn board(&self) -> &'static SurveyBoard {
         self.board
     }
 
@@ -170,6 +174,10 @@ impl SurveyRow {
         (self.width(), self.height(), self.start)
     }
 }
+
+/// The board of a survey row: its cells on the 128-bit word, which holds every board of up
+/// to 128 cells (the names, goals and centre are the same on both words).
+pub type SurveyBoard = Board<u128>;
 
 /// How the survey searches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -234,15 +242,33 @@ impl std::error::Error for SurveyError {
 /// Solves the start positions of `board` from the cells `starts` one after the other (each
 /// search on all the solver's threads), calling `on_row` after each. A start that takes
 /// longer than the time limit gets a row without a score. Setting `interrupt` stops the
-/// survey with [`SurveyError::Interrupted`].
+/// survey with [`SurveyError::Interrupted`]. The search runs on the word the board fits:
+/// `u64` up to 64 cells, `u128` past them.
 pub fn survey_board(
-    board: &'static Board,
+    board: &'static SurveyBoard,
     starts: &[u8],
     config: &SurveyConfig,
     interrupt: &AtomicBool,
     on_row: &mut dyn FnMut(&SurveyRow),
 ) -> Result<Vec<SurveyRow>, SurveyError> {
-    let solver = Solver::new(board, config.solver).map_err(SurveyError::Solver)?;
+    let (width, height) = (board.width().into(), board.height().into());
+    match Board::new(width, height) {
+        Ok(narrow) => survey_on(narrow, board, starts, config, interrupt, on_row),
+        Err(_) => survey_on(board, board, starts, config, interrupt, on_row),
+    }
+}
+
+/// [`survey_board`] with its searches on `search`, the same board as `board` in the word
+/// `W`.
+fn survey_on<W: Word>(
+    search: &'static Board<W>,
+    board: &'static SurveyBoard,
+    starts: &[u8],
+    config: &SurveyConfig,
+    interrupt: &AtomicBool,
+    on_row: &mut dyn FnMut(&SurveyRow),
+) -> Result<Vec<SurveyRow>, SurveyError> {
+    let solver = Solver::new(search, config.solver).map_err(SurveyError::Solver)?;
     let mut rows = Vec::new();
     for &start in starts {
         if interrupt.load(Relaxed) {
@@ -250,7 +276,7 @@ pub fn survey_board(
         }
         // Checks the start cell before anything names it.
         SurveyRow::new(board, start, None, None)?;
-        let pos = Position::start(board, board.cell(start)).map_err(SurveyError::Start)?;
+        let pos = Position::start(search, search.cell(start)).map_err(SurveyError::Start)?;
         let clock = Instant::now();
         let value = within(&solver, config.time_limit, interrupt, || solver.value(&pos))?;
         let value_seconds = clock.elapsed().as_secs_f64();
@@ -271,8 +297,8 @@ pub fn survey_board(
 /// Runs `search` on the calling thread while a watcher stops it (through the solver's
 /// interrupt flag) at the time limit or when `interrupt` is set: `Ok(None)` when the time
 /// ran out, [`SurveyError::Interrupted`] when `interrupt` was set.
-fn within<T: Send>(
-    solver: &Solver,
+fn within<T: Send, W: Word>(
+    solver: &Solver<W>,
     limit: Option<Duration>,
     interrupt: &AtomicBool,
     search: impl FnOnce() -> Result<T, SolveError>,
@@ -366,7 +392,7 @@ pub fn parse_csv(text: &str) -> Result<Vec<SurveyRow>, SurveyError> {
             return Err(bad(format!("expected 5 fields, found {}", fields.len())));
         };
         let num = |s: &str| s.parse::<u32>().map_err(|e| bad(format!("'{s}': {e}")));
-        let board = Board::new(num(w)?, num(h)?).map_err(|e| bad(e.to_string()))?;
+        let board = Board::with_word(num(w)?, num(h)?).map_err(|e| bad(e.to_string()))?;
         let start = board.parse_cell(start).map_err(|e| bad(e.to_string()))?;
         if board.goals().has(start) {
             return Err(bad("a goal is not a start cell".into()));
@@ -490,14 +516,14 @@ pub fn merge(old: &[SurveyRow], new: &[SurveyRow]) -> Vec<SurveyRow> {
 /// use rastros_core::Board;
 /// use rastros_solver::survey::{complete_by_symmetry, SurveyRow};
 /// use rastros_solver::Value;
-/// let b = Board::new(8, 8).unwrap();
+/// let b = Board::<u128>::with_word(8, 8).unwrap();
 /// let row = |start: &str, value| SurveyRow::new(b, b.parse_cell(start).unwrap(), value, None)
 ///     .unwrap();
 /// let rows = complete_by_symmetry(&[row("f1", None), row("a6", Some(Value::Loss))]);
 /// assert!(rows.iter().all(|r| r.value() == Some(Value::Loss)));
 ///
 /// // b5 of 3x8 (file 1, rank 4) is e2 of 8x3 (file 4, rank 1).
-/// let tall = Board::new(3, 8).unwrap();
+/// let tall = Board::<u128>::with_word(3, 8).unwrap();
 /// let b5 = SurveyRow::new(tall, tall.parse_cell("b5").unwrap(), Some(Value::Win), Some(9));
 /// let rows = complete_by_symmetry(&[b5.unwrap()]);
 /// assert_eq!(rows.len(), 2);
@@ -524,7 +550,7 @@ pub fn complete_by_symmetry(rows: &[SurveyRow]) -> Vec<SurveyRow> {
 fn transposed(r: &SurveyRow) -> SurveyRow {
     let (w, h) = (r.width(), r.height());
     SurveyRow {
-        board: Board::new(h.into(), w.into()).expect("the transpose of a board is a board"),
+        board: Board::with_word(h.into(), w.into()).expect("the transpose of a board is a board"),
         start: transposed_start(r.board, r.start),
         seconds: 0.0,
         value_seconds: 0.0,
@@ -534,7 +560,7 @@ fn transposed(r: &SurveyRow) -> SurveyRow {
 
 /// The start cell index on the board mirrored in the a1 diagonal (W x H becomes H x W) of
 /// the start cell index `start` of `board`: (file, rank) becomes (rank, file).
-fn transposed_start(board: &Board, start: u8) -> u8 {
+fn transposed_start<W: Word>(board: &Board<W>, start: u8) -> u8 {
     let (file, rank) = (start % board.width(), start / board.width());
     file * board.height() + rank
 }
@@ -622,7 +648,7 @@ mod tests {
     use super::*;
 
     fn row(
-        board: &'static Board,
+        board: &'static SurveyBoard,
         start: &str,
         value: Option<Value>,
         dte: Option<u32>,
@@ -630,9 +656,61 @@ mod tests {
         SurveyRow::new(board, board.parse_cell(start).unwrap(), value, dte).unwrap()
     }
 
+    /// Boards of 65 to 128 cells: listed by `boards` up to 128 cells and no further, their
+    /// rows (files past `z` too) round trip through the CSV, mirror into their transposes, and a
+    /// start stopped by its limit is `?` in the grid and absent from the CSV, never a guess.
+    #[test]
+    fn boards_past_64_cells_are_listed_written_and_read_back() {
+        let listed: Vec<(u8, u8)> = boards(9, 9, 128)
+            .iter()
+            .map(|b| (b.width(), b.height()))
+            .collect();
+        assert_eq!(listed, [(9, 9)]);
+        let long = boards(2, 64, 128);
+        assert!(long.iter().any(|b| (b.width(), b.height()) == (2, 64)));
+        assert!(long.iter().all(|b| b.size() <= 128));
+        assert!(boards(2, 64, 64).iter().all(|b| b.size() <= 64));
+
+        let nine = Board::<u128>::with_word(9, 9).unwrap();
+        let wide = Board::<u128>::with_word(30, 3).unwrap();
+        let rows = [
+            row(nine, "e5", None, None),
+            row(nine, "c3", Some(Value::Win), None),
+            row(wide, "ab2", Some(Value::Loss), Some(61)),
+        ];
+        let csv = to_csv(&rows);
+        assert_eq!(
+            csv,
+            "width,height,start,value,dte\n9,9,c3,win,\n30,3,ab2,loss,61\n"
+        );
+        let back = parse_csv(&csv).unwrap();
+        assert_eq!(back, [rows[1], rows[2]]);
+        // ab2 of 30x3 (file 27, rank 1) is b28 of 3x30.
+        let all = complete_by_symmetry(&rows);
+        let image = all
+            .iter()
+            .find(|r| (r.width(), r.height()) == (3, 30))
+            .unwrap();
+        assert_eq!(
+            (image.start_name(), image.dte()),
+            ("b28".to_string(), Some(61))
+        );
+        let md = to_markdown(&all, "");
+        let nine_grid = &md[md.find("### 9x9").unwrap()..];
+        let e5_rank = nine_grid
+            .lines()
+            .find(|l| l.starts_with("| **5** |"))
+            .unwrap();
+        assert_eq!(
+            e5_rank.split('|').nth(6).map(str::trim),
+            Some("?"),
+            "{e5_rank}"
+        );
+    }
+
     #[test]
     fn value_only_rows_round_trip_and_never_replace_fuller_rows() {
-        let b = Board::new(8, 8).unwrap();
+        let b = Board::<u128>::with_word(8, 8).unwrap();
         let full = row(b, "c2", Some(Value::Win), Some(21));
         let value_only = row(b, "d4", Some(Value::Loss), None);
         let unknown = row(b, "e5", None, None);
@@ -677,8 +755,8 @@ mod tests {
         let e5_known = row(b, "e5", Some(Value::Win), Some(30));
         assert_eq!(complete_by_symmetry(&[unknown, e5_known]), [e5_known]);
         // A rectangle's row fills the transposed rectangle's: b1 of 4x3 is a2 of 3x4.
-        let r = Board::new(4, 3).unwrap();
-        let t = Board::new(3, 4).unwrap();
+        let r = Board::<u128>::with_word(4, 3).unwrap();
+        let t = Board::<u128>::with_word(3, 4).unwrap();
         let rect = [row(r, "b1", Some(Value::Win), Some(1))];
         let mut image = row(t, "a2", Some(Value::Win), Some(1));
         image.seconds = 0.0;
@@ -693,7 +771,7 @@ mod tests {
 
     #[test]
     fn a_limit_too_long_to_represent_is_no_limit() {
-        let board = Board::new(3, 3).unwrap();
+        let board = Board::<u128>::with_word(3, 3).unwrap();
         let config = SurveyConfig {
             time_limit: Some(Duration::MAX),
             dte_time_limit: Some(Duration::MAX),
@@ -715,9 +793,32 @@ mod tests {
         ));
     }
 
+    /// A board past 64 cells is surveyed on the 128-bit word, and its mirror image, searched
+    /// on its own, gives the same value and distance from every mirrored start.
+    #[test]
+    fn starts_past_64_cells_are_solved_and_agree_with_the_mirror_image() {
+        let long = Board::<u128>::with_word(2, 33).unwrap();
+        let wide = Board::<u128>::with_word(33, 2).unwrap();
+        let starts: Vec<u8> = ["a2", "b17", "a30"]
+            .iter()
+            .map(|c| long.parse_cell(c).unwrap())
+            .collect();
+        let mirrored: Vec<u8> = starts.iter().map(|&s| transposed_start(long, s)).collect();
+        let quiet = AtomicBool::new(false);
+        let survey = |board, starts: &[u8]| {
+            survey_board(board, starts, &SurveyConfig::default(), &quiet, &mut |_| {}).unwrap()
+        };
+        let (a, b) = (survey(long, &starts), survey(wide, &mirrored));
+        assert_eq!(a.len(), starts.len());
+        for (x, y) in a.iter().zip(&b) {
+            assert!(x.value.is_some() && x.dte.is_some(), "{}", x.start_name());
+            assert_eq!((x.value, x.dte), (y.value, y.dte), "{}", x.start_name());
+        }
+    }
+
     #[test]
     fn a_dte_time_limit_keeps_the_values() {
-        let board = Board::new(6, 6).unwrap();
+        let board = Board::<u128>::with_word(6, 6).unwrap();
         let starts: Vec<u8> = ["c3", "d4", "b5"]
             .iter()
             .map(|c| board.parse_cell(c).unwrap())

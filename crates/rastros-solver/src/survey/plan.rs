@@ -6,20 +6,20 @@
 
 use std::fmt;
 
-use rastros_core::{Board, Cell};
+use rastros_core::{Board, Cell, Word};
 
-use super::transposed_start;
+use super::{transposed_start, SurveyBoard};
 
-/// The boards W x H with `min_side <= W, H <= max_side` and at most `max_cells` cells,
-/// by width then height.
-pub fn boards(min_side: u32, max_side: u32, max_cells: u32) -> Vec<&'static Board> {
+/// The boards W x H with `min_side <= W, H <= max_side` and at most `max_cells` cells (and
+/// at most 128), by width then height.
+pub fn boards(min_side: u32, max_side: u32, max_cells: u32) -> Vec<&'static SurveyBoard> {
     let mut out = Vec::new();
-    // No side of a board of at most 64 cells, the other side at least 2, passes 32.
-    let max_side = max_side.min(32);
+    // No side of a board of at most 128 cells, the other side at least 2, passes 64.
+    let max_side = max_side.min(64);
     for w in min_side.max(2)..=max_side {
         for h in min_side.max(2)..=max_side {
-            if w * h <= max_cells.min(64) {
-                out.extend(Board::new(w, h).ok());
+            if w * h <= max_cells.min(128) {
+                out.extend(Board::with_word(w, h).ok());
             }
         }
     }
@@ -27,13 +27,13 @@ pub fn boards(min_side: u32, max_side: u32, max_cells: u32) -> Vec<&'static Boar
 }
 
 /// The cells of `board` a snail may start on: all but the two goals.
-pub fn start_cells(board: &Board) -> Vec<u8> {
+pub fn start_cells<W: Word>(board: &Board<W>) -> Vec<u8> {
     (board.cells() - board.goals()).iter().collect()
 }
 
 /// Whether the boards `a` and `b` are each other's mirror image in the a1 diagonal (W x H
 /// and H x W with W != H): their start positions are the same games, cell for mirrored cell.
-pub fn are_transposes(a: &Board, b: &Board) -> bool {
+pub fn are_transposes<W: Word>(a: &Board<W>, b: &Board<W>) -> bool {
     a.width() != a.height() && (a.width(), a.height()) == (b.height(), b.width())
 }
 
@@ -50,7 +50,7 @@ pub enum SurveyBoards {
         max_cells: u32,
     },
     /// These boards, in this order.
-    Listed(Vec<&'static Board>),
+    Listed(Vec<&'static SurveyBoard>),
 }
 
 /// Why no survey could be planned.
@@ -118,8 +118,7 @@ impl std::error::Error for PlanError {}
 /// solved.
 ///
 /// ```
-/// use rastros_core::Board;
-/// use rastros_solver::survey::{Plan, SurveyBoards};
+/// use rastros_solver::survey::{Plan, SurveyBoard, SurveyBoards};
 ///
 /// // 3x4 and its mirror image 4x3 play the same games: only 3x4 is solved.
 /// let sides = SurveyBoards::Sides { min_side: 3, max_side: 4, max_cells: 16 };
@@ -129,14 +128,15 @@ impl std::error::Error for PlanError {}
 /// assert_eq!(plan.positions(), 7 + 10 + 14);
 ///
 /// // A start cell is asked for on the boards it is a start cell of: c3 is 3x3's goal.
-/// let listed = SurveyBoards::Listed(vec![Board::new(3, 3).unwrap(), Board::new(4, 4).unwrap()]);
+/// let board = |w, h| SurveyBoard::with_word(w, h).unwrap();
+/// let listed = SurveyBoards::Listed(vec![board(3, 3), board(4, 4)]);
 /// let plan = Plan::new(&listed, &["c3".parse().unwrap()]).unwrap();
 /// assert_eq!(plan.boards().len(), 1);
 /// assert_eq!(plan.boards()[0].0.to_string(), "4x4");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
-    boards: Vec<(&'static Board, Vec<u8>)>,
+    boards: Vec<(&'static SurveyBoard, Vec<u8>)>,
 }
 
 impl Plan {
@@ -161,7 +161,7 @@ impl Plan {
             fresh
         });
         check_starts(&list, starts)?;
-        let mut planned: Vec<(&'static Board, Vec<u8>)> = Vec::new();
+        let mut planned: Vec<(&'static SurveyBoard, Vec<u8>)> = Vec::new();
         for board in list {
             let cells = if starts.is_empty() {
                 start_cells(board)
@@ -200,7 +200,7 @@ impl Plan {
     }
 
     /// The boards and the start cells of each, in the order they are solved.
-    pub fn boards(&self) -> &[(&'static Board, Vec<u8>)] {
+    pub fn boards(&self) -> &[(&'static SurveyBoard, Vec<u8>)] {
         &self.boards
     }
 
@@ -212,7 +212,7 @@ impl Plan {
 
 /// Refuses a cell of `starts` that is a start cell of no board of `boards`: a mistake, not
 /// a skip.
-fn check_starts(boards: &[&'static Board], starts: &[Cell]) -> Result<(), PlanError> {
+fn check_starts(boards: &[&'static SurveyBoard], starts: &[Cell]) -> Result<(), PlanError> {
     for &c in starts {
         let usable = boards
             .iter()
@@ -233,7 +233,11 @@ fn check_starts(boards: &[&'static Board], starts: &[Cell]) -> Result<(), PlanEr
 
 /// Whether a board of `planned` is the mirror image of `board` in the a1 diagonal and
 /// plans the image of every cell of `starts`: then `board`'s rows are the same games.
-fn covered(planned: &[(&'static Board, Vec<u8>)], board: &Board, starts: &[u8]) -> bool {
+fn covered(
+    planned: &[(&'static SurveyBoard, Vec<u8>)],
+    board: &SurveyBoard,
+    starts: &[u8],
+) -> bool {
     planned.iter().any(|(b, s)| {
         are_transposes(b, board)
             && starts
@@ -246,8 +250,8 @@ fn covered(planned: &[(&'static Board, Vec<u8>)], board: &Board, starts: &[u8]) 
 mod tests {
     use super::*;
 
-    fn board(w: u32, h: u32) -> &'static Board {
-        Board::new(w, h).unwrap()
+    fn board(w: u32, h: u32) -> &'static SurveyBoard {
+        Board::with_word(w, h).unwrap()
     }
 
     fn cells(names: &[&str]) -> Vec<Cell> {

@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use rastros_core::Position;
+use rastros_core::{AnyBoardSize, Position, Word};
 
 use crate::claim::check_claim;
 use crate::fsio::{self, quote, tame};
@@ -67,13 +67,13 @@ fn read_fields<'t>(text: &'t str, header: &str, keys: &[&str]) -> Result<Vec<&'t
     Ok(values)
 }
 
-fn read_position(text: &str) -> Result<Position, String> {
+fn read_position<W: Word>(text: &str) -> Result<Position<W>, String> {
     text.parse()
         .map_err(|e| format!("position {}: {e}", quote(text)))
 }
 
 /// Moves (`-` for none) as cell indices of `pos`'s board.
-fn read_cells(pos: &Position, text: &str) -> Result<Vec<u8>, String> {
+fn read_cells<W: Word>(pos: &Position<W>, text: &str) -> Result<Vec<u8>, String> {
     if text == "-" {
         return Ok(Vec::new());
     }
@@ -83,13 +83,13 @@ fn read_cells(pos: &Position, text: &str) -> Result<Vec<u8>, String> {
 }
 
 /// Moves (`-` for none) as cell indices of `pos`'s board, checked to be a legal line.
-fn read_line(pos: &Position, text: &str) -> Result<Vec<u8>, String> {
+fn read_line<W: Word>(pos: &Position<W>, text: &str) -> Result<Vec<u8>, String> {
     let line = read_cells(pos, text)?;
     check_line(pos, &line)?;
     Ok(line)
 }
 
-fn write_line(pos: &Position, line: &[u8]) -> String {
+fn write_line<W: Word>(pos: &Position<W>, line: &[u8]) -> String {
     if line.is_empty() {
         "-".into()
     } else {
@@ -104,16 +104,16 @@ fn read_number<T: std::str::FromStr>(key: &str, text: &str) -> Result<T, String>
 
 /// One work unit: a position a fixed number of plies below the root.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unit {
+pub struct Unit<W: Word = u64> {
     /// The root of the split.
-    pub root: Position,
+    pub root: Position<W>,
     /// The moves from the root to the unit (the first such line in cell index order).
     pub path: Vec<u8>,
     /// The position to solve.
-    pub position: Position,
+    pub position: Position<W>,
 }
 
-impl Unit {
+impl<W: Word> Unit<W> {
     /// The unit file's text.
     pub fn to_text(&self) -> String {
         format!(
@@ -126,8 +126,8 @@ impl Unit {
 
     /// Reads a unit file's text, checking that the path leads from the root to the
     /// position; `name` labels errors.
-    pub fn from_text(text: &str, name: &str) -> Result<Unit, UnitError> {
-        let parse = || -> Result<Unit, String> {
+    pub fn from_text(text: &str, name: &str) -> Result<Unit<W>, UnitError> {
+        let parse = || -> Result<Unit<W>, String> {
             let f = read_fields(text, UNIT_FORMAT, &["root", "path", "position"])?;
             let root = read_position(f[0])?;
             let path = read_line(&root, f[1])?;
@@ -152,7 +152,7 @@ impl Unit {
     }
 
     /// Reads the unit file `path`.
-    pub fn load(path: &Path) -> Result<Unit, UnitError> {
+    pub fn load(path: &Path) -> Result<Unit<W>, UnitError> {
         let text = read_small(path, "unit")?;
         Unit::from_text(&text, &path.display().to_string())
     }
@@ -160,9 +160,9 @@ impl Unit {
 
 /// The result of one unit.
 #[derive(Clone, Debug, PartialEq)]
-pub struct UnitResult {
+pub struct UnitResult<W: Word = u64> {
     /// The unit's position.
-    pub position: Position,
+    pub position: Position<W>,
     /// The mode it was solved in.
     pub mode: Mode,
     /// WIN or LOSS for the unit's side to move.
@@ -180,7 +180,7 @@ pub struct UnitResult {
     pub seconds: f64,
 }
 
-impl UnitResult {
+impl<W: Word> UnitResult<W> {
     /// The result file's text, its checksum line last.
     pub fn to_text(&self) -> String {
         seal(format!(
@@ -196,8 +196,8 @@ impl UnitResult {
     }
 
     /// Reads a result file's text, checking it throughout; `name` labels errors.
-    pub fn from_text(text: &str, name: &str) -> Result<UnitResult, UnitError> {
-        let parse = || -> Result<UnitResult, String> {
+    pub fn from_text(text: &str, name: &str) -> Result<UnitResult<W>, UnitError> {
+        let parse = || -> Result<UnitResult<W>, String> {
             match text.lines().next().map(str::trim_end) {
                 Some(old @ "rastros-unit-result 1") => {
                     return Err(format!(
@@ -248,7 +248,7 @@ impl UnitResult {
     }
 
     /// Reads the result file `path`.
-    pub fn load(path: &Path) -> Result<UnitResult, UnitError> {
+    pub fn load(path: &Path) -> Result<UnitResult<W>, UnitError> {
         let text = read_small(path, "unit result")?;
         UnitResult::from_text(&text, &path.display().to_string())
     }
@@ -281,6 +281,20 @@ impl UnitResult {
     }
 }
 
+/// Whether the unit file or manifest `path` is of a board of more than 64 cells, which
+/// takes the 128-bit word: the board size of its `root` line says. A file that cannot be
+/// read or has no readable `root` line answers `false`: reading it as a file of the 64-bit
+/// word then reports what is wrong with it.
+pub fn is_wide(path: &Path) -> bool {
+    let Ok(text) = read_small(path, "unit") else {
+        return false;
+    };
+    text.lines()
+        .filter_map(|l| l.strip_prefix("root "))
+        .filter_map(|root| root.split_whitespace().next())
+        .any(|size| matches!(size.parse(), Ok(AnyBoardSize::Wide(_))))
+}
+
 /// The result file of the unit file `unit`: `unit` with `.result` appended.
 pub fn result_path(unit: &Path) -> PathBuf {
     let mut name = unit.as_os_str().to_owned();
@@ -295,9 +309,9 @@ pub fn unit_file_name(n: usize) -> String {
 
 /// The manifest of a split directory.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Manifest {
+pub struct Manifest<W: Word = u64> {
     /// The root.
-    pub root: Position,
+    pub root: Position<W>,
     /// The snail's start cell the root was reached from, if it was given that way (for the
     /// report only).
     pub start: Option<String>,
@@ -309,7 +323,7 @@ pub struct Manifest {
     pub units: usize,
 }
 
-impl Manifest {
+impl<W: Word> Manifest<W> {
     /// The manifest's text.
     pub fn to_text(&self) -> String {
         let or_dash = |s: String| if s.is_empty() { "-".to_string() } else { s };
@@ -324,8 +338,8 @@ impl Manifest {
     }
 
     /// Reads a manifest's text; `name` labels errors.
-    pub fn from_text(text: &str, name: &str) -> Result<Manifest, UnitError> {
-        let parse = || -> Result<Manifest, String> {
+    pub fn from_text(text: &str, name: &str) -> Result<Manifest<W>, UnitError> {
+        let parse = || -> Result<Manifest<W>, String> {
             let keys = ["root", "start", "moves", "depth", "units"];
             let f = read_fields(text, SPLIT_FORMAT, &keys)?;
             let root = read_position(f[0])?;
@@ -360,10 +374,10 @@ impl Manifest {
     }
 }
 
-impl Manifest {
+impl<W: Word> Manifest<W> {
     /// Reads the manifest file `path` and checks that its start and moves lead to its root
     /// ([`Manifest::check_root`]).
-    pub fn load(path: &Path) -> Result<Manifest, UnitError> {
+    pub fn load(path: &Path) -> Result<Manifest<W>, UnitError> {
         let name = path.display().to_string();
         let manifest = Manifest::from_text(&read_small(path, "manifest")?, &name)?;
         manifest.check_root(&name)?;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use rastros_core::{Outcome, Position};
+use rastros_core::{Outcome, Position, Word};
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -23,31 +23,31 @@ use super::{
 
 /// A unit of a split directory with its result.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SolvedUnit {
+pub struct SolvedUnit<W: Word = u64> {
     /// The unit file.
     pub file: PathBuf,
     /// The unit.
-    pub unit: Unit,
+    pub unit: Unit<W>,
     /// Its result, read from [`result_path`](super::result_path) of the file.
-    pub result: UnitResult,
+    pub result: UnitResult<W>,
 }
 
 /// A split directory read whole and checked: every unit with its result.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SplitDir {
+pub struct SplitDir<W: Word = u64> {
     /// The split's manifest.
-    pub manifest: Manifest,
+    pub manifest: Manifest<W>,
     /// The mode of every result.
     pub mode: Mode,
     /// The units in file name order, each with its result.
-    pub units: Vec<SolvedUnit>,
+    pub units: Vec<SolvedUnit<W>>,
 }
 
 /// The root's answer from a split directory.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Merged {
+pub struct Merged<W: Word = u64> {
     /// The split's manifest.
-    pub manifest: Manifest,
+    pub manifest: Manifest<W>,
     /// The mode of every result.
     pub mode: Mode,
     /// The root's answer; `stats.nodes` and `seconds` add up all units.
@@ -163,12 +163,12 @@ impl fmt::Display for Unsolved {
 /// Reads every unit and result of the split directory `dir`, checks that each unit has
 /// exactly one usable result for its position (no missing, partial, refused, foreign or
 /// stray files, one mode), and merges them into the root's answer.
-pub fn merge_dir(dir: &Path) -> Result<Merged, UnitError> {
+pub fn merge_dir<W: Word>(dir: &Path) -> Result<Merged<W>, UnitError> {
     read_split_dir(dir)?.merge()
 }
 
 /// [`merge_dir`] over copies of one split solved in several places ([`read_split_dirs`]).
-pub fn merge_dirs(dirs: &[&Path]) -> Result<Merged, UnitError> {
+pub fn merge_dirs<W: Word>(dirs: &[&Path]) -> Result<Merged<W>, UnitError> {
     read_split_dirs(dirs)?.merge()
 }
 
@@ -178,7 +178,7 @@ pub fn merge_dirs(dirs: &[&Path]) -> Result<Merged, UnitError> {
 /// [`UnitError::Unsolved`].
 ///
 /// [`check_claim`]: crate::claim::check_claim
-pub fn read_split_dir(dir: &Path) -> Result<SplitDir, UnitError> {
+pub fn read_split_dir<W: Word>(dir: &Path) -> Result<SplitDir<W>, UnitError> {
     read_split_dirs(&[dir])
 }
 
@@ -186,7 +186,7 @@ pub fn read_split_dir(dir: &Path) -> Result<SplitDir, UnitError> {
 /// several places, say one directory per machine: a unit may be solved in any of them. A
 /// unit solved in two of them with different answers is an error naming both result files;
 /// with the same answer, the first directory's result is used.
-pub fn read_split_dirs(dirs: &[&Path]) -> Result<SplitDir, UnitError> {
+pub fn read_split_dirs<W: Word>(dirs: &[&Path]) -> Result<SplitDir<W>, UnitError> {
     if dirs.is_empty() {
         return Err(UnitError::NoManifest("(no directory given)".into()));
     }
@@ -204,15 +204,15 @@ pub fn read_split_dirs(dirs: &[&Path]) -> Result<SplitDir, UnitError> {
 }
 
 /// The files of one split directory, read: its manifest, its file names, and its units.
-struct DirFiles {
+struct DirFiles<W: Word> {
     dir: PathBuf,
-    manifest: Manifest,
+    manifest: Manifest<W>,
     names: Vec<String>,
     /// The unit files in name order, each with its unit.
-    units: Vec<(String, Unit)>,
+    units: Vec<(String, Unit<W>)>,
 }
 
-impl DirFiles {
+impl<W: Word> DirFiles<W> {
     fn shown(&self, name: &str) -> String {
         self.dir.join(name).display().to_string()
     }
@@ -223,7 +223,7 @@ impl DirFiles {
 }
 
 /// Reads the manifest and the unit files of `dir` (phase 1).
-fn read_dir_files(dir: &Path) -> Result<DirFiles, UnitError> {
+fn read_dir_files<W: Word>(dir: &Path) -> Result<DirFiles<W>, UnitError> {
     let manifest_path = dir.join(MANIFEST_NAME);
     // A manifest that is there but not a file (say a folder) is reported as unreadable.
     if !manifest_path.exists() {
@@ -240,7 +240,7 @@ fn read_dir_files(dir: &Path) -> Result<DirFiles, UnitError> {
         }
         return Err(UnitError::NoManifest(dir.display().to_string()));
     }
-    let manifest = Manifest::load(&manifest_path)?;
+    let manifest = Manifest::<W>::load(&manifest_path)?;
     let names = file_names(dir)?;
     let units = names
         .iter()
@@ -257,10 +257,10 @@ fn read_dir_files(dir: &Path) -> Result<DirFiles, UnitError> {
 
 /// Checks that the units of `d` are exactly its manifest's split, each in the file its
 /// number names, and that no result file lacks its unit (phase 2).
-fn check_dir(d: &DirFiles) -> Result<(), UnitError> {
+fn check_dir<W: Word>(d: &DirFiles<W>) -> Result<(), UnitError> {
     let manifest = &d.manifest;
     // Units: each of this root and depth, no two alike.
-    let mut by_position: HashMap<Position, &str> = HashMap::new();
+    let mut by_position: HashMap<Position<W>, &str> = HashMap::new();
     for (name, unit) in &d.units {
         if unit.root != manifest.root {
             return Err(UnitError::ForeignUnit {
@@ -321,7 +321,7 @@ fn check_dir(d: &DirFiles) -> Result<(), UnitError> {
 }
 
 /// Checks that every directory holds the same split as the first (phase 2).
-fn check_same_split(read: &[DirFiles]) -> Result<(), UnitError> {
+fn check_same_split<W: Word>(read: &[DirFiles<W>]) -> Result<(), UnitError> {
     let Some((first, rest)) = read.split_first() else {
         return Ok(());
     };
@@ -337,15 +337,15 @@ fn check_same_split(read: &[DirFiles]) -> Result<(), UnitError> {
 }
 
 /// What one directory holds for one unit.
-enum Found {
+enum Found<W: Word> {
     /// A usable result.
-    Solved(UnitResult),
+    Solved(UnitResult<W>),
     /// None.
     Unsolved(Problem),
 }
 
 /// What `d` holds for each of its units, in order.
-fn found_in(d: &DirFiles) -> Vec<Found> {
+fn found_in<W: Word>(d: &DirFiles<W>) -> Vec<Found<W>> {
     d.units
         .iter()
         .map(|(name, unit)| {
@@ -394,17 +394,17 @@ fn found_in(d: &DirFiles) -> Vec<Found> {
 /// (phase 3). Results in different modes, or two different answers for one unit, are
 /// errors naming the files.
 #[allow(clippy::type_complexity)]
-fn combine(
-    read: &[DirFiles],
-) -> Result<(Option<Mode>, Vec<Result<(usize, UnitResult), Problem>>), UnitError> {
-    let mut found: Vec<std::vec::IntoIter<Found>> =
+fn combine<W: Word>(
+    read: &[DirFiles<W>],
+) -> Result<(Option<Mode>, Vec<Result<(usize, UnitResult<W>), Problem>>), UnitError> {
+    let mut found: Vec<std::vec::IntoIter<Found<W>>> =
         read.iter().map(|d| found_in(d).into_iter()).collect();
     let count = read.first().map_or(0, |d| d.units.len());
     let mut mode: Option<(Mode, String)> = None;
     let mut combined = Vec::with_capacity(count);
     for i in 0..count {
         let name = &read[0].units[i].0;
-        let mut best: Result<(usize, UnitResult), Problem> = Err(Problem::Missing);
+        let mut best: Result<(usize, UnitResult<W>), Problem> = Err(Problem::Missing);
         for (j, f) in found.iter_mut().enumerate() {
             let file = result_path(&read[j].dir.join(name)).display().to_string();
             match f.next() {
@@ -451,11 +451,11 @@ fn combine(
 
 /// The split directory with every unit's result, or [`UnitError::Unsolved`] listing the
 /// units without one (phase 4).
-fn report(
-    read: &[DirFiles],
+fn report<W: Word>(
+    read: &[DirFiles<W>],
     mode: Option<Mode>,
-    combined: Vec<Result<(usize, UnitResult), Problem>>,
-) -> Result<SplitDir, UnitError> {
+    combined: Vec<Result<(usize, UnitResult<W>), Problem>>,
+) -> Result<SplitDir<W>, UnitError> {
     let d = &read[0];
     let mut units = Vec::new();
     let mut list = Vec::new();
@@ -499,10 +499,10 @@ fn unit_number(name: &str) -> usize {
         .unwrap_or(usize::MAX)
 }
 
-impl SplitDir {
+impl<W: Word> SplitDir<W> {
     /// Merges the results into the root's answer ([`merge`]).
-    pub fn merge(self) -> Result<Merged, UnitError> {
-        let results: HashMap<Position, UnitResult> = self
+    pub fn merge(self) -> Result<Merged<W>, UnitError> {
+        let results: HashMap<Position<W>, UnitResult<W>> = self
             .units
             .into_iter()
             .map(|u| (u.unit.position, u.result))
@@ -534,11 +534,11 @@ impl SplitDir {
 
 /// Minimaxes the `depth`-ply tree below `root` from the unit `results` (keyed by their
 /// positions, solved in `mode`) and finished games, into the root's answer in `mode`.
-pub fn merge(
-    root: &Position,
+pub fn merge<W: Word>(
+    root: &Position<W>,
     depth: u32,
     mode: Mode,
-    results: &HashMap<Position, UnitResult>,
+    results: &HashMap<Position<W>, UnitResult<W>>,
 ) -> Result<Analysis, UnitError> {
     if depth == 0 {
         return Err(UnitError::BadDepth(depth));
@@ -554,13 +554,13 @@ pub fn merge(
             expected: mode,
         });
     }
-    struct Tree<'r> {
-        results: &'r HashMap<Position, UnitResult>,
-        memo: HashMap<Position, Score>,
+    struct Tree<'r, W: Word> {
+        results: &'r HashMap<Position<W>, UnitResult<W>>,
+        memo: HashMap<Position<W>, Score>,
     }
-    impl Tree<'_> {
+    impl<W: Word> Tree<'_, W> {
         /// The score of `pos`, `left` plies above the units.
-        fn score(&mut self, pos: &Position, left: u32) -> Result<Score, UnitError> {
+        fn score(&mut self, pos: &Position<W>, left: u32) -> Result<Score, UnitError> {
             if let Some(s) = terminal_score(pos) {
                 return Ok(s);
             }

@@ -18,6 +18,10 @@
 //! the results of several copies of one split (one per machine) and refuses a unit solved
 //! in two of them with different answers ([`UnitError::ConflictingResults`]).
 //!
+//! Every type and function here is generic over the board's word (`u64` by default, `u128`
+//! for boards of 65 to 128 cells); the files are text and the same for both, and
+//! [`is_wide`] tells from a unit file or manifest which word reads it.
+//!
 //! # File formats
 //!
 //! All three are short text files of `key value` lines after a header line, keys in this
@@ -96,7 +100,9 @@ mod merge;
 mod solve;
 mod split;
 
-pub use format::{certificate_path, result_path, unit_file_name, Manifest, Unit, UnitResult};
+pub use format::{
+    certificate_path, is_wide, result_path, unit_file_name, Manifest, Unit, UnitResult,
+};
 use format::{file_names, is_result_name, is_unit_name};
 pub use merge::{
     merge, merge_dir, merge_dirs, read_split_dir, read_split_dirs, Merged, Problem, SolvedUnit,

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rastros_core::{Player, Position};
+use rastros_core::{Player, Position, Word};
 
 use crate::certify::certify;
 use crate::claim::line_of_play;
@@ -18,7 +18,11 @@ use super::{
 
 /// Solves `unit` in `mode`, with its line of play: the principal variation in DTE mode, a
 /// [`line_of_play`] in the others.
-pub fn solve_unit(solver: &Solver, unit: &Unit, mode: Mode) -> Result<UnitResult, SolveError> {
+pub fn solve_unit<W: Word>(
+    solver: &Solver<W>,
+    unit: &Unit<W>,
+    mode: Mode,
+) -> Result<UnitResult<W>, SolveError> {
     let a = solver.analyze(&unit.position, mode)?;
     let pv = match a.pv {
         Some(pv) => crate::indices(unit.position.board(), &pv),
@@ -37,14 +41,17 @@ pub fn solve_unit(solver: &Solver, unit: &Unit, mode: Mode) -> Result<UnitResult
 
 /// The start cell and the moves from it that reach the unit read from `unit_file`, from the
 /// manifest beside it: the manifest's moves to the root, then the unit's path.
-fn unit_line(unit_file: &Path, unit: &Unit) -> Result<(Position, Vec<u8>), UnitError> {
+fn unit_line<W: Word>(
+    unit_file: &Path,
+    unit: &Unit<W>,
+) -> Result<(Position<W>, Vec<u8>), UnitError> {
     let dir = match unit_file.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     let path = dir.join(MANIFEST_NAME);
     let name = path.display().to_string();
-    let manifest = Manifest::load(&path)?;
+    let manifest = Manifest::<W>::load(&path)?;
     if manifest.root != unit.root {
         return Err(UnitError::ForeignUnit {
             unit: unit_file.display().to_string(),
@@ -75,7 +82,11 @@ fn unit_line(unit_file: &Path, unit: &Unit) -> Result<(Position, Vec<u8>), UnitE
 /// ([`certificate_path`]), made with `solver` by [`certify`]; returns the file. The
 /// certificate names the start and the moves that reach the unit, so the split must have
 /// been made from a start cell (the manifest beside the unit says).
-pub fn certify_unit(solver: &Solver, unit_file: &Path, unit: &Unit) -> Result<PathBuf, UnitError> {
+pub fn certify_unit<W: Word>(
+    solver: &Solver<W>,
+    unit_file: &Path,
+    unit: &Unit<W>,
+) -> Result<PathBuf, UnitError> {
     let (from, moves) = unit_line(unit_file, unit)?;
     let out = certificate_path(unit_file);
     fsio::check_output(&out, "certificate")?;
@@ -88,7 +99,7 @@ pub fn certify_unit(solver: &Solver, unit_file: &Path, unit: &Unit) -> Result<Pa
 /// checker `rastros-verify`: it must be valid, be for the unit's position, and prove that
 /// the side the result calls the winner wins. This proves the result's value, not its
 /// distance to the end. Returns the positions the checker checked.
-pub fn verify_unit(u: &SolvedUnit) -> Result<u64, UnitError> {
+pub fn verify_unit<W: Word>(u: &SolvedUnit<W>) -> Result<u64, UnitError> {
     let file = certificate_path(&u.file);
     let refuse = |reason: String| UnitError::Certificate {
         file: file.display().to_string(),
@@ -150,7 +161,7 @@ fn winner_number(p: Player) -> usize {
 
 /// Solves the unit `u` again with `solver`, in its result's mode, and checks that the value
 /// and (in DTE mode) the distance to the end are the result's.
-pub fn recheck_unit(solver: &Solver, u: &SolvedUnit) -> Result<(), UnitError> {
+pub fn recheck_unit<W: Word>(solver: &Solver<W>, u: &SolvedUnit<W>) -> Result<(), UnitError> {
     let again = solve_unit(solver, &u.unit, u.result.mode)?;
     if (again.value, again.dte) != (u.result.value, u.result.dte) {
         return Err(UnitError::Recheck {

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use rastros_core::{Outcome, Position};
+use rastros_core::{Outcome, Position, Word};
 
 use crate::fsio;
 
@@ -16,13 +16,13 @@ use super::{
 
 /// The work units `depth` plies below a root.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Split {
+pub struct Split<W: Word = u64> {
     /// The root.
-    pub root: Position,
+    pub root: Position<W>,
     /// Plies from the root to every unit.
     pub depth: u32,
     /// The distinct positions in progress exactly `depth` plies below the root.
-    pub units: Vec<Unit>,
+    pub units: Vec<Unit<W>>,
     /// Distinct finished positions within `depth` plies (games that end early).
     pub finished: usize,
 }
@@ -30,7 +30,7 @@ pub struct Split {
 /// The distinct positions in progress exactly `depth` plies (at least 1) below `root`,
 /// each with the first line of moves (in cell index order) that reaches it; at most
 /// [`DEFAULT_MAX_UNITS`] units (see [`split_bounded`]).
-pub fn split(root: &Position, depth: u32) -> Result<Split, UnitError> {
+pub fn split<W: Word>(root: &Position<W>, depth: u32) -> Result<Split<W>, UnitError> {
     split_bounded(root, depth, DEFAULT_MAX_UNITS, &mut |_| {})
 }
 
@@ -43,12 +43,12 @@ pub(super) fn walk_limit(max_units: usize) -> usize {
 /// than four times as many distinct positions, stops early with [`UnitError::TooManyUnits`],
 /// so its time and memory stay bounded. `progress` hears the number of distinct positions
 /// walked, every 65536 of them.
-pub fn split_bounded(
-    root: &Position,
+pub fn split_bounded<W: Word>(
+    root: &Position<W>,
     depth: u32,
     max_units: usize,
     progress: &mut dyn FnMut(usize),
-) -> Result<Split, UnitError> {
+) -> Result<Split<W>, UnitError> {
     if depth == 0 {
         return Err(UnitError::BadDepth(depth));
     }
@@ -56,14 +56,14 @@ pub fn split_bounded(
     if outcome != Outcome::InProgress {
         return Err(UnitError::GameOver(outcome));
     }
-    struct Walk<'p> {
-        seen: HashSet<Position>,
-        out: Split,
+    struct Walk<'p, W: Word> {
+        seen: HashSet<Position<W>>,
+        out: Split<W>,
         max_units: usize,
         progress: &'p mut dyn FnMut(usize),
     }
-    impl Walk<'_> {
-        fn walk(&mut self, pos: &Position, left: u32, path: &mut Vec<u8>) -> Result<(), ()> {
+    impl<W: Word> Walk<'_, W> {
+        fn walk(&mut self, pos: &Position<W>, left: u32, path: &mut Vec<u8>) -> Result<(), ()> {
             for to in pos.legal_moves() {
                 let mut child = *pos;
                 child.play_unchecked(to);
@@ -119,9 +119,9 @@ pub fn split_bounded(
 /// Writes the units of `split` to `dir` (created if needed, refused if it already holds a
 /// split, units or results), then the manifest with `start` and `moves`. Returns the unit
 /// files.
-pub fn write_split(
+pub fn write_split<W: Word>(
     dir: &Path,
-    split: &Split,
+    split: &Split<W>,
     start: Option<String>,
     moves: Vec<String>,
 ) -> Result<Vec<PathBuf>, UnitError> {

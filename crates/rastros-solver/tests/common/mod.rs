@@ -4,7 +4,7 @@
 
 #![allow(dead_code, unused_imports)]
 
-pub use rastros_testing::{random_line, reachable, rng, solver, solver_with, Brute};
+pub use rastros_testing::{random_line, random_moves, reachable, rng, solver, solver_with, Brute};
 
 use rand::rngs::ChaCha8Rng;
 use rastros_core::{Board, Player, Position, Word};
