@@ -151,23 +151,20 @@ pub fn analysis_json<W: Word>(
     a: &Analysis,
 ) -> serde_json::Value {
     let board = pos.board();
-    let list = |m: &Option<Vec<Cell>>| {
-        m.as_ref()
-            .map(|v| v.iter().map(Cell::to_string).collect::<Vec<_>>())
-    };
+    let list = |m: Option<&[Cell]>| m.map(|v| v.iter().map(Cell::to_string).collect::<Vec<_>>());
     json!({
         "board": board.to_string(),
         "start": start,
         "position": pos.to_string(),
         "moves": moves,
         "side_to_move": pos.side_to_move().number(),
-        "value": a.value.as_str(),
-        "dte": a.dte,
-        "winning_moves": list(&a.winning_moves),
-        "best_moves": list(&a.best_moves),
-        "pv": list(&a.pv),
-        "nodes": a.stats.nodes,
-        "seconds": json_seconds(a.seconds),
+        "value": a.value().as_str(),
+        "dte": a.distance(),
+        "winning_moves": list(a.winning()),
+        "best_moves": list(a.optimal()),
+        "pv": list(a.line()),
+        "nodes": a.stats().nodes,
+        "seconds": json_seconds(a.seconds()),
     })
 }
 
@@ -200,15 +197,15 @@ pub fn print_analysis<W: Word>(pos: &Position<W>, a: &Analysis) -> Result<(), Cl
     out!("{}", pos.diagram());
     outln!("position      {pos}");
     outln!("to move       player {}", pos.side_to_move());
-    match a.dte {
+    match a.distance() {
         Some(dte) => outln!(
             "value         {} in {}",
-            a.value,
+            a.value(),
             count(dte, "ply", "plies")
         ),
-        None => outln!("value         {}", a.value),
+        None => outln!("value         {}", a.value()),
     }
-    if let Some(w) = &a.winning_moves {
+    if let Some(w) = a.winning() {
         let listed = if w.is_empty() {
             "none".to_string()
         } else {
@@ -216,14 +213,14 @@ pub fn print_analysis<W: Word>(pos: &Position<W>, a: &Analysis) -> Result<(), Cl
         };
         outln!("winning moves {listed}");
     }
-    if let Some(b) = &a.best_moves {
+    if let Some(b) = a.optimal() {
         outln!("optimal moves {}", Cell::names(b));
     }
-    if let Some(pv) = &a.pv {
+    if let Some(pv) = a.line() {
         outln!("pv            {}", Cell::names(pv));
     }
-    outln!("nodes         {}", a.stats.nodes);
-    outln!("time          {:.3} s", a.seconds);
+    outln!("nodes         {}", a.stats().nodes);
+    outln!("time          {:.3} s", a.seconds());
     Ok(())
 }
 
