@@ -129,20 +129,8 @@ fn pockets_change_no_answer_on_random_7x7_and_8x8_positions() {
             let a = small.analyze(&pos, Mode::Dte).unwrap();
             let b = off.analyze(&pos, Mode::Dte).unwrap();
             assert_eq!(
-                (
-                    a.value(),
-                    a.distance(),
-                    &a.winning(),
-                    &a.optimal(),
-                    &a.line()
-                ),
-                (
-                    b.value(),
-                    b.distance(),
-                    &b.winning(),
-                    &b.optimal(),
-                    &b.line()
-                ),
+                (a.value(), a.distance(), a.winning(), a.optimal(), a.line()),
+                (b.value(), b.distance(), b.winning(), b.optimal(), b.line()),
                 "{pos}"
             );
             pockets += a.stats().pockets;

@@ -67,20 +67,8 @@ fn both_words_give_the_same_answers_where_both_fit() {
                 b.analyze(&wide_pos, Mode::Dte).unwrap(),
             );
             assert_eq!(
-                (
-                    x.value(),
-                    x.distance(),
-                    &x.winning(),
-                    &x.optimal(),
-                    &x.line()
-                ),
-                (
-                    y.value(),
-                    y.distance(),
-                    &y.winning(),
-                    &y.optimal(),
-                    &y.line()
-                ),
+                (x.value(), x.distance(), x.winning(), x.optimal(), x.line()),
+                (y.value(), y.distance(), y.winning(), y.optimal(), y.line()),
                 "{pos}"
             );
             assert_eq!(a.move_scores(&pos), b.move_scores(&wide_pos), "{pos}");

@@ -7,7 +7,7 @@ use rastros_core::{Position, Word};
 use rastros_solver::{Analysis, Mode, RootSolver, RootsError, SolveError, Solver};
 use serde_json::json;
 
-use crate::args::{CliError, PositionArgs, SearchArgs};
+use crate::args::{on_word, CliError, PositionArgs, SearchArgs};
 use crate::report::{analysis_json, outln, peak_memory_mb, print_analysis, Progress, RootProgress};
 
 /// What `rastros solve` computes.
@@ -59,11 +59,7 @@ pub struct SolveArgs {
 
 /// Runs `rastros solve`, on the 128-bit word for boards of more than 64 cells.
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
-    if args.pos.is_wide() {
-        run_in::<u128>(&args)
-    } else {
-        run_in::<u64>(&args)
-    }
+    on_word!(args.pos, run_in(&args))
 }
 
 fn run_in<W: Word>(args: &SolveArgs) -> Result<(), CliError> {

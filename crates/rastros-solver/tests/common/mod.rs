@@ -20,20 +20,8 @@ pub fn assert_same_answer(a: &rastros_solver::Solver, b: &rastros_solver::Solver
     let a = a.analyze(pos, rastros_solver::Mode::Dte).unwrap();
     let b = b.analyze(pos, rastros_solver::Mode::Dte).unwrap();
     assert_eq!(
-        (
-            a.value(),
-            a.distance(),
-            &a.winning(),
-            &a.optimal(),
-            &a.line()
-        ),
-        (
-            b.value(),
-            b.distance(),
-            &b.winning(),
-            &b.optimal(),
-            &b.line()
-        ),
+        (a.value(), a.distance(), a.winning(), a.optimal(), a.line()),
+        (b.value(), b.distance(), b.winning(), b.optimal(), b.line()),
         "{pos}"
     );
 }
