@@ -59,7 +59,7 @@
 //! while roots.step().unwrap().is_some() {}
 //! let a = roots.finish().unwrap();
 //! let direct = solver.analyze(&pos, Mode::Dte).unwrap();
-//! assert_eq!((a.value, a.dte, a.best_moves), (direct.value, direct.dte, direct.best_moves));
+//! assert_eq!((a.value(), a.distance(), a.optimal()), (direct.value(), direct.distance(), direct.optimal()));
 //! ```
 
 use std::fmt;
