@@ -13,6 +13,20 @@ use rastros_core::{
 };
 use rastros_solver::{fsio, Solver, SolverConfig};
 
+/// `$run::<u128>(...)` when the position of `$pos` (a [`PositionArgs`]) takes the 128-bit
+/// word ([`PositionArgs::is_wide`]), else `$run::<u64>(...)`: how a command picks the word
+/// its generic body runs on.
+macro_rules! on_word {
+    ($pos:expr, $run:ident($($arg:expr),*)) => {
+        if $pos.is_wide() {
+            $run::<u128>($($arg),*)
+        } else {
+            $run::<u64>($($arg),*)
+        }
+    };
+}
+pub(crate) use on_word;
+
 /// Where the position comes from: a board, a start cell and moves, a position string, or a
 /// game file.
 #[derive(Debug, Args)]

@@ -7,11 +7,12 @@
 
 use std::fmt;
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rastros_core::{Board, Cell, Position, Word};
@@ -151,23 +152,20 @@ pub fn analysis_json<W: Word>(
     a: &Analysis,
 ) -> serde_json::Value {
     let board = pos.board();
-    let list = |m: &Option<Vec<Cell>>| {
-        m.as_ref()
-            .map(|v| v.iter().map(Cell::to_string).collect::<Vec<_>>())
-    };
+    let list = |m: Option<&[Cell]>| m.map(|v| v.iter().map(Cell::to_string).collect::<Vec<_>>());
     json!({
         "board": board.to_string(),
         "start": start,
         "position": pos.to_string(),
         "moves": moves,
         "side_to_move": pos.side_to_move().number(),
-        "value": a.value.as_str(),
-        "dte": a.dte,
-        "winning_moves": list(&a.winning_moves),
-        "best_moves": list(&a.best_moves),
-        "pv": list(&a.pv),
-        "nodes": a.stats.nodes,
-        "seconds": json_seconds(a.seconds),
+        "value": a.value().as_str(),
+        "dte": a.distance(),
+        "winning_moves": list(a.winning()),
+        "best_moves": list(a.optimal()),
+        "pv": list(a.line()),
+        "nodes": a.stats().nodes,
+        "seconds": json_seconds(a.seconds()),
     })
 }
 
@@ -200,15 +198,15 @@ pub fn print_analysis<W: Word>(pos: &Position<W>, a: &Analysis) -> Result<(), Cl
     out!("{}", pos.diagram());
     outln!("position      {pos}");
     outln!("to move       player {}", pos.side_to_move());
-    match a.dte {
+    match a.distance() {
         Some(dte) => outln!(
             "value         {} in {}",
-            a.value,
+            a.value(),
             count(dte, "ply", "plies")
         ),
-        None => outln!("value         {}", a.value),
+        None => outln!("value         {}", a.value()),
     }
-    if let Some(w) = &a.winning_moves {
+    if let Some(w) = a.winning() {
         let listed = if w.is_empty() {
             "none".to_string()
         } else {
@@ -216,14 +214,14 @@ pub fn print_analysis<W: Word>(pos: &Position<W>, a: &Analysis) -> Result<(), Cl
         };
         outln!("winning moves {listed}");
     }
-    if let Some(b) = &a.best_moves {
+    if let Some(b) = a.optimal() {
         outln!("optimal moves {}", Cell::names(b));
     }
-    if let Some(pv) = &a.pv {
+    if let Some(pv) = a.line() {
         outln!("pv            {}", Cell::names(pv));
     }
-    outln!("nodes         {}", a.stats.nodes);
-    outln!("time          {:.3} s", a.seconds);
+    outln!("nodes         {}", a.stats().nodes);
+    outln!("time          {:.3} s", a.seconds());
     Ok(())
 }
 
@@ -287,5 +285,84 @@ impl RootProgress {
             let _ = h.join();
         }
         self.bar.finish_and_clear();
+    }
+}
+
+/// Runs `work` under a spinner on stderr, "`doing`: N `what`, M solver nodes", where N is
+/// the counter handed to `work` and M is `nodes` (the solver's progress). When `work` fails,
+/// the error says how many `counted` it had made in how long, and that `out` was not
+/// written. `rastros certify` and `rastros book winner` write their file after it.
+pub fn spin<T, E: fmt::Display>(
+    doing: &'static str,
+    what: &'static str,
+    counted: &str,
+    nodes: Arc<AtomicU64>,
+    out: &Path,
+    work: impl FnOnce(&AtomicU64) -> Result<T, E>,
+) -> Result<T, CliError> {
+    let count = Arc::new(AtomicU64::new(0));
+    let spinner = Spinner::start(doing, what, Arc::clone(&count), nodes);
+    let began = Instant::now();
+    let result = work(&count);
+    spinner.finish();
+    result.map_err(|e| {
+        CliError(format!(
+            "{e} after {} {counted} in {:.1} s; {} was not written",
+            count.load(Relaxed),
+            began.elapsed().as_secs_f64(),
+            out.display()
+        ))
+    })
+}
+
+/// A spinner on stderr with a count of what is written and the solver's nodes; off a
+/// terminal, a line every 30 seconds.
+struct Spinner {
+    done: Arc<AtomicBool>,
+    handle: std::thread::JoinHandle<()>,
+}
+
+impl Spinner {
+    /// Shows "`doing`: N `what`, M solver nodes", N from `records`, until [`finish`](Spinner::finish).
+    fn start(
+        doing: &'static str,
+        what: &'static str,
+        records: Arc<AtomicU64>,
+        nodes: Arc<AtomicU64>,
+    ) -> Spinner {
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&done);
+        let handle = std::thread::spawn(move || {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                    .expect("valid template"),
+            );
+            // Off a terminal the bar is hidden: a line every 30 seconds instead, for logs.
+            let log = !std::io::stderr().is_terminal();
+            let began = Instant::now();
+            let mut next_line = Duration::from_secs(30);
+            while !flag.load(Relaxed) {
+                let msg = format!(
+                    "{doing}: {} {what}, {} solver nodes",
+                    records.load(Relaxed),
+                    nodes.load(Relaxed)
+                );
+                if log && began.elapsed() >= next_line {
+                    eprintln!("{:.0} s {msg}", began.elapsed().as_secs_f64());
+                    next_line += Duration::from_secs(30);
+                }
+                bar.set_message(msg);
+                bar.tick();
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            bar.finish_and_clear();
+        });
+        Spinner { done, handle }
+    }
+
+    fn finish(self) {
+        self.done.store(true, Relaxed);
+        let _ = self.handle.join();
     }
 }

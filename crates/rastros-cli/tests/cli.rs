@@ -48,19 +48,19 @@ fn nine_by_nine_perft_solve_and_analyze() {
     let v = json(&["solve", "--position", text, "--json", "--hash-mb", "8"]);
     let v_solve = v.clone();
     assert_eq!(v["board"], "9x9");
-    assert_eq!(v["value"], expected.value.as_str());
-    assert_eq!(v["dte"], expected.dte.unwrap());
+    assert_eq!(v["value"], expected.value().as_str());
+    assert_eq!(v["dte"], expected.distance().unwrap());
     let names = |cells: &[rastros_core::Cell]| -> Vec<String> {
         cells.iter().map(|c| c.to_string()).collect()
     };
     assert_eq!(
         v["winning_moves"],
-        serde_json::json!(names(&expected.winning_moves.unwrap()))
+        serde_json::json!(names(expected.winning().unwrap()))
     );
-    assert_eq!(v["pv"], serde_json::json!(names(&expected.pv.unwrap())));
+    assert_eq!(v["pv"], serde_json::json!(names(expected.line().unwrap())));
     let v = json(&["analyze", "--position", text, "--json", "--hash-mb", "8"]);
     assert_eq!(v["goal_free"], true);
-    assert_eq!(v["value"], expected.value.as_str());
+    assert_eq!(v["value"], expected.value().as_str());
     // Root by root with a checkpoint, then resumed from the finished file: the same answer.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("nine.checkpoint");

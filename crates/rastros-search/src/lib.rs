@@ -17,7 +17,7 @@
 //!
 //! let answer = solver.analyze(&start, Mode::Dte)?;
 //! // Player 1 wins in 5 plies: a4, then down the a-file to the goal a1.
-//! assert_eq!((answer.value, answer.dte), (Value::Win, Some(5)));
+//! assert_eq!((answer.value(), answer.distance()), (Value::Win, Some(5)));
 //! # Ok(())
 //! # }
 //! ```

@@ -221,22 +221,9 @@ mod tests {
 
     #[test]
     fn integer_form_and_ord_order_results_alike() {
-        let win1 = Score {
-            value: Value::Win,
-            dte: 1,
-        };
-        let win5 = Score {
-            value: Value::Win,
-            dte: 5,
-        };
-        let loss0 = Score {
-            value: Value::Loss,
-            dte: 0,
-        };
-        let loss6 = Score {
-            value: Value::Loss,
-            dte: 6,
-        };
+        let score = |value, dte| Score { value, dte };
+        let (win1, win5) = (score(Value::Win, 1), score(Value::Win, 5));
+        let (loss0, loss6) = (score(Value::Loss, 0), score(Value::Loss, 6));
         assert!(win1.to_int() > win5.to_int());
         assert!(win5.to_int() > loss6.to_int());
         assert!(loss6.to_int() > loss0.to_int());

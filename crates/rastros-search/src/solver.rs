@@ -122,32 +122,17 @@ impl std::str::FromStr for Mode {
     }
 }
 
-/// The answer for one position. Fields a mode does not compute are `None`. A move is the
-/// [`Cell`] the snail moves to (it prints `c3`); move sets are listed lowest cell index
-/// first (rank by rank from `a1`), the PV in the order the moves are played.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Analysis {
-    /// WIN or LOSS for the side to move.
-    pub value: Value,
-    /// Plies to the end under best play ([`Mode::Dte`]).
-    pub dte: Option<u32>,
-    /// Every move that keeps a win (empty when lost) ([`Mode::Winning`], [`Mode::Dte`]).
-    pub winning_moves: Option<Vec<Cell>>,
-    /// The optimal moves: every move that keeps the value and the DTE ([`Mode::Dte`]).
-    /// "Optimal moves" in the documents and the CLI's text output and `best_moves` in the
-    /// JSON output are this same set.
-    pub best_moves: Option<Vec<Cell>>,
-    /// A principal variation to the end of the game ([`Mode::Dte`]).
-    pub pv: Option<Vec<Cell>>,
-    /// Search counters.
-    pub stats: Stats,
-    /// Wall-clock time.
-    pub seconds: f64,
-}
-
-/// What each mode fills, by accessor: [`Mode::Value`] the value only; [`Mode::Winning`] the
-/// winning moves too; [`Mode::Dte`] everything. (The public fields stay for the code that
-/// reads them today; these accessors say the same without the `Option`s' guesswork.)
+/// The answer for one position. A move is the [`Cell`] the snail moves to (it prints `c3`);
+/// move sets are listed lowest cell index first (rank by rank from `a1`), the PV in the order
+/// the moves are played.
+///
+/// Each mode fills more than the one before: [`Mode::Value`] the value only,
+/// [`Mode::Winning`] the winning moves too, [`Mode::Dte`] also the distance, the optimal moves
+/// and a principal variation. The fields are private and held as one variant per mode, so an
+/// analysis is always exactly one mode's answer (a DTE without its winning moves cannot be
+/// built); the accessors give `None` for what the mode does not compute. One type with
+/// accessors rather than a public type per mode, because most readers (the CLI's printers, the
+/// merge of work units, the root solver) handle every mode with the same code.
 ///
 /// ```
 /// use rastros_core::{Board, Position};
@@ -167,41 +152,144 @@ pub struct Analysis {
 /// # Ok(())
 /// # }
 /// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    value: Value,
+    detail: Detail,
+    stats: Stats,
+    seconds: f64,
+}
+
+/// What an [`Analysis`] holds beyond the value, one variant per [`Mode`].
+#[derive(Clone, Debug, PartialEq)]
+enum Detail {
+    Value,
+    Winning {
+        winning: Vec<Cell>,
+    },
+    Dte {
+        dte: u32,
+        winning: Vec<Cell>,
+        optimal: Vec<Cell>,
+        line: Vec<Cell>,
+    },
+}
+
 impl Analysis {
-    /// The mode that filled this analysis: [`Mode::Dte`] where the DTE is known,
-    /// [`Mode::Winning`] where only the winning moves are, else [`Mode::Value`].
+    /// A [`Mode::Value`] answer: the value of the position for the side to move, with the
+    /// search's counters and wall-clock time.
+    #[must_use]
+    pub fn new_value(value: Value, stats: Stats, seconds: f64) -> Analysis {
+        Analysis {
+            value,
+            detail: Detail::Value,
+            stats,
+            seconds,
+        }
+    }
+
+    /// A [`Mode::Winning`] answer: the value and every move that keeps a win (empty when lost),
+    /// lowest cell first.
+    #[must_use]
+    pub fn new_winning(value: Value, winning: Vec<Cell>, stats: Stats, seconds: f64) -> Analysis {
+        Analysis {
+            value,
+            detail: Detail::Winning { winning },
+            stats,
+            seconds,
+        }
+    }
+
+    /// A [`Mode::Dte`] answer: the value, the distance to the end in plies, the winning and the
+    /// optimal moves (lowest cell first) and a principal variation (in playing order).
+    #[must_use]
+    pub fn new_dte(
+        value: Value,
+        dte: u32,
+        winning: Vec<Cell>,
+        optimal: Vec<Cell>,
+        line: Vec<Cell>,
+        stats: Stats,
+        seconds: f64,
+    ) -> Analysis {
+        Analysis {
+            value,
+            detail: Detail::Dte {
+                dte,
+                winning,
+                optimal,
+                line,
+            },
+            stats,
+            seconds,
+        }
+    }
+
+    /// The mode that filled this analysis.
     #[must_use]
     pub fn mode(&self) -> Mode {
-        match (self.dte, &self.winning_moves) {
-            (Some(_), _) => Mode::Dte,
-            (None, Some(_)) => Mode::Winning,
-            (None, None) => Mode::Value,
+        match self.detail {
+            Detail::Value => Mode::Value,
+            Detail::Winning { .. } => Mode::Winning,
+            Detail::Dte { .. } => Mode::Dte,
         }
+    }
+
+    /// WIN or LOSS for the side to move: filled by every mode.
+    #[must_use]
+    pub fn value(&self) -> Value {
+        self.value
     }
 
     /// Plies to the end under best play: filled by [`Mode::Dte`] only.
     #[must_use]
     pub fn distance(&self) -> Option<u32> {
-        self.dte
+        match self.detail {
+            Detail::Dte { dte, .. } => Some(dte),
+            _ => None,
+        }
     }
 
     /// Every move that keeps a win (empty when lost): filled by [`Mode::Winning`] and
     /// [`Mode::Dte`].
     #[must_use]
     pub fn winning(&self) -> Option<&[Cell]> {
-        self.winning_moves.as_deref()
+        match &self.detail {
+            Detail::Value => None,
+            Detail::Winning { winning } | Detail::Dte { winning, .. } => Some(winning),
+        }
     }
 
-    /// Every move that keeps the value and the DTE: filled by [`Mode::Dte`] only.
+    /// The optimal moves, every move that keeps the value and the DTE: filled by
+    /// [`Mode::Dte`] only. "Optimal moves" in the documents and the CLI's text output and
+    /// `best_moves` in the JSON output are this same set.
     #[must_use]
     pub fn optimal(&self) -> Option<&[Cell]> {
-        self.best_moves.as_deref()
+        match &self.detail {
+            Detail::Dte { optimal, .. } => Some(optimal),
+            _ => None,
+        }
     }
 
     /// A principal variation to the end of the game: filled by [`Mode::Dte`] only.
     #[must_use]
     pub fn line(&self) -> Option<&[Cell]> {
-        self.pv.as_deref()
+        match &self.detail {
+            Detail::Dte { line, .. } => Some(line),
+            _ => None,
+        }
+    }
+
+    /// The search's counters (for a sum of searches, their sum).
+    #[must_use]
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Wall-clock time of the search in seconds (for a sum of searches, their sum).
+    #[must_use]
+    pub fn seconds(&self) -> f64 {
+        self.seconds
     }
 }
 
@@ -282,10 +370,10 @@ pub type SolverError = SetupError;
 /// let start = Position::centre(board).unwrap();
 /// let a = solver.analyze(&start, Mode::Dte).unwrap();
 /// // Player 1 wins 5x5 from c3, and the principal variation ends the game in DTE plies.
-/// assert_eq!(a.value, Value::Win);
-/// assert_eq!(a.pv.as_ref().unwrap().len() as u32, a.dte.unwrap());
+/// assert_eq!(a.value(), Value::Win);
+/// assert_eq!(a.line().unwrap().len() as u32, a.distance().unwrap());
 /// // Move sets are cells, lowest index first; a cell prints its name.
-/// let winning = a.winning_moves.unwrap();
+/// let winning = a.winning().unwrap();
 /// assert!(winning.windows(2).all(|w| w[0] < w[1]));
 /// assert!(winning.iter().all(|&m| start.play(m).is_ok()));
 /// println!("{}", winning[0]);
@@ -562,46 +650,46 @@ impl<W: Word> Solver<W> {
                 (to, child)
             })
             .collect();
-        let mut analysis = Analysis {
-            value: Value::Loss,
-            dte: None,
-            winning_moves: None,
-            best_moves: None,
-            pv: None,
-            stats,
-            seconds: 0.0,
-        };
         if mode == Mode::Value {
-            analysis.value = self.value_of(node, &mut stats)?;
+            let value = self.value_of(node, &mut stats)?;
+            return Ok(Analysis::new_value(
+                value,
+                stats,
+                clock.elapsed().as_secs_f64(),
+            ));
+        }
+        // A child lost for its mover is a winning move.
+        let winning = self.moves_with_child_at_most(&children, -1, &mut stats)?;
+        let value = if winning.is_empty() {
+            Value::Loss
         } else {
-            // A child lost for its mover is a winning move.
-            let winning = self.moves_with_child_at_most(&children, -1, &mut stats)?;
-            analysis.value = if winning.is_empty() {
-                Value::Loss
-            } else {
-                Value::Win
-            };
-            analysis.winning_moves = Some(pos.board().cells_of(&winning));
+            Value::Win
+        };
+        let winning_cells = pos.board().cells_of(&winning);
+        if mode == Mode::Winning {
+            let seconds = clock.elapsed().as_secs_f64();
+            return Ok(Analysis::new_winning(value, winning_cells, stats, seconds));
         }
-        if mode == Mode::Dte {
-            // A lost position scores its moves one by one (see `root_score`); a won one keeps
-            // the binary search at the root, whose proofs of fast wins go through the move
-            // the search orders first rather than the lowest cell (docs/EXPERIMENTS.md#2a72372-root).
-            let (score, best) = if analysis.value == Value::Loss {
-                self.root_score(&children, &mut stats)?
-            } else {
-                let score = self.score_of(node, &mut stats)?;
-                (score, self.best_moves(&children, score, &mut stats)?)
-            };
-            debug_assert_eq!(score.value, analysis.value);
-            analysis.dte = Some(score.dte);
-            analysis.best_moves = Some(pos.board().cells_of(&best));
-            let pv = self.principal_variation(pos, score, &mut stats)?;
-            analysis.pv = Some(pos.board().cells_of(&pv));
-        }
-        analysis.stats = stats;
-        analysis.seconds = clock.elapsed().as_secs_f64();
-        Ok(analysis)
+        // A lost position scores its moves one by one (see `root_score`); a won one keeps
+        // the binary search at the root, whose proofs of fast wins go through the move
+        // the search orders first rather than the lowest cell (docs/EXPERIMENTS.md#2a72372-root).
+        let (score, best) = if value == Value::Loss {
+            self.root_score(&children, &mut stats)?
+        } else {
+            let score = self.score_of(node, &mut stats)?;
+            (score, self.best_moves(&children, score, &mut stats)?)
+        };
+        debug_assert_eq!(score.value, value);
+        let pv = self.principal_variation(pos, score, &mut stats)?;
+        Ok(Analysis::new_dte(
+            value,
+            score.dte,
+            winning_cells,
+            pos.board().cells_of(&best),
+            pos.board().cells_of(&pv),
+            stats,
+            clock.elapsed().as_secs_f64(),
+        ))
     }
 
     /// The exact score of a position and its optimal moves (lowest cell first), from the

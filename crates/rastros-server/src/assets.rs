@@ -16,51 +16,38 @@ struct Asset {
     body: &'static [u8],
 }
 
+impl Asset {
+    const fn new(path: &'static str, media_type: &'static str, body: &'static [u8]) -> Asset {
+        Asset {
+            path,
+            media_type,
+            body,
+        }
+    }
+}
+
+const HTML: &str = "text/html; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+
 const ASSETS: &[Asset] = &[
-    Asset {
-        path: "/",
-        media_type: "text/html; charset=utf-8",
-        body: include_bytes!("../web/index.html"),
-    },
-    Asset {
-        path: "/style.css",
-        media_type: "text/css; charset=utf-8",
-        body: include_bytes!("../web/style.css"),
-    },
-    Asset {
-        path: "/app.js",
-        media_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("../web/app.js"),
-    },
-    Asset {
-        path: "/board.js",
-        media_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("../web/board.js"),
-    },
-    Asset {
-        path: "/api.js",
-        media_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("../web/api.js"),
-    },
-    Asset {
-        path: "/puzzles.js",
-        media_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("../web/puzzles.js"),
-    },
-    Asset {
-        path: "/icon.svg",
-        media_type: "image/svg+xml",
-        body: include_bytes!("../web/icon.svg"),
-    },
+    Asset::new("/", HTML, include_bytes!("../web/index.html")),
+    Asset::new("/style.css", CSS, include_bytes!("../web/style.css")),
+    Asset::new("/app.js", JS, include_bytes!("../web/app.js")),
+    Asset::new("/board.js", JS, include_bytes!("../web/board.js")),
+    Asset::new("/api.js", JS, include_bytes!("../web/api.js")),
+    Asset::new("/puzzles.js", JS, include_bytes!("../web/puzzles.js")),
+    Asset::new("/icon.svg", SVG, include_bytes!("../web/icon.svg")),
 ];
 
 /// The puzzles of the Puzzles mode, `tables/puzzles.json` of the repository: served like
 /// the page's files, but fetched only when the mode opens, so not part of the first load.
-const PUZZLES: Asset = Asset {
-    path: "/puzzles.json",
-    media_type: "application/json",
-    body: include_bytes!("../../../tables/puzzles.json"),
-};
+const PUZZLES: Asset = Asset::new(
+    "/puzzles.json",
+    "application/json",
+    include_bytes!("../../../tables/puzzles.json"),
+);
 
 /// A route for every embedded file. Each answer has an `ETag` (the file's FNV-1a 64
 /// checksum) and `Cache-Control: no-cache`: a browser asks again every time, and a request

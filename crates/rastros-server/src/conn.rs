@@ -213,28 +213,33 @@ mod tests {
     use super::serve_until;
     use crate::{router, Config, Limits};
 
-    /// A server on a free loopback port with `limits`, stopped when `stop` receives; the
-    /// runtime it runs on, and its address.
-    fn start(
-        limits: Limits,
-        stop: tokio::sync::oneshot::Receiver<()>,
-    ) -> (
-        tokio::runtime::Runtime,
-        SocketAddr,
-        tokio::task::JoinHandle<()>,
-    ) {
+    /// A server of the tests, on a free loopback port.
+    struct TestServer {
+        /// The runtime it runs on.
+        runtime: tokio::runtime::Runtime,
+        /// Its address.
+        addr: SocketAddr,
+        /// Its task, which ends when the server has stopped.
+        task: tokio::task::JoinHandle<()>,
+        /// Stops it (within its grace).
+        stop: tokio::sync::oneshot::Sender<()>,
+    }
+
+    /// A server with `limits` on a free loopback port.
+    fn start(limits: Limits) -> TestServer {
         let runtime = tokio::runtime::Runtime::new().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel();
         let (tx, rx) = std::sync::mpsc::channel();
         let config = Config {
             hash_mb: 8,
             slots: 1,
             ..Config::default()
         };
-        let server = runtime.spawn(async move {
+        let task = runtime.spawn(async move {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send(listener.local_addr().unwrap()).unwrap();
             let stop = async {
-                let _ = stop.await;
+                let _ = stopped.await;
             };
             serve_until(listener, router(&config), limits, stop)
                 .await
@@ -242,7 +247,12 @@ mod tests {
         });
         let addr = rx.recv().unwrap();
         assert!(addr.ip().is_loopback());
-        (runtime, addr, server)
+        TestServer {
+            runtime,
+            addr,
+            task,
+            stop,
+        }
     }
 
     /// Everything the server sends on `stream` until it closes the connection, and how long
@@ -279,12 +289,11 @@ mod tests {
 
     #[test]
     fn a_client_that_never_finishes_its_headers_is_cut_off() {
-        let limits = Limits {
+        let server = start(Limits {
             header_read: Duration::from_millis(300),
             ..Limits::default()
-        };
-        let (stop, stopped) = tokio::sync::oneshot::channel();
-        let (_runtime, addr, _server) = start(limits, stopped);
+        });
+        let addr = server.addr;
 
         // A whole request is answered.
         let (answer, _) = get(&mut TcpStream::connect(addr).unwrap(), "/api/rules?lang=de");
@@ -296,7 +305,7 @@ mod tests {
         write!(slow, "GET /api/rules HTTP/1.1\r\nHost: {addr}\r\n").unwrap();
         let (_, took) = until_closed(&mut slow);
         assert!(took >= Duration::from_millis(250), "{took:?}");
-        let _ = stop.send(());
+        let _ = server.stop.send(());
     }
 
     #[test]
@@ -306,8 +315,12 @@ mod tests {
             shutdown_grace: Duration::from_millis(300),
             ..Limits::default()
         };
-        let (stop, stopped) = tokio::sync::oneshot::channel();
-        let (runtime, addr, server) = start(limits, stopped);
+        let TestServer {
+            runtime,
+            addr,
+            task,
+            stop,
+        } = start(limits);
         let mut slow = TcpStream::connect(addr).unwrap();
         write!(slow, "GET /api/rules HTTP/1.1\r\nHost: {addr}\r\n").unwrap();
         // Let the server take the connection in before the stop.
@@ -315,7 +328,7 @@ mod tests {
         let clock = Instant::now();
         stop.send(()).unwrap();
         runtime
-            .block_on(async { tokio::time::timeout(Duration::from_secs(10), server).await })
+            .block_on(async { tokio::time::timeout(Duration::from_secs(10), task).await })
             .expect("the server stopped")
             .unwrap();
         assert!(
@@ -331,12 +344,11 @@ mod tests {
 
     #[test]
     fn a_client_that_pipelines_and_never_reads_is_cut_off_after_the_write_stall_limit() {
-        let limits = Limits {
+        let server = start(Limits {
             write_stall: Duration::from_millis(300),
             ..Limits::default()
-        };
-        let (stop, stopped) = tokio::sync::oneshot::channel();
-        let (_runtime, addr, _server) = start(limits, stopped);
+        });
+        let addr = server.addr;
 
         // Requests pipelined without end (at most 64 MiB of them), answers never read: the
         // socket buffers fill, the server's writes wait, and past the limit it closes the
@@ -373,18 +385,17 @@ mod tests {
         // The server itself is fine.
         let (answer, _) = get(&mut TcpStream::connect(addr).unwrap(), "/api/rules");
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-        let _ = stop.send(());
+        let _ = server.stop.send(());
     }
 
     #[test]
     fn connections_past_the_cap_wait_for_one_to_end() {
-        let limits = Limits {
+        let server = start(Limits {
             header_read: Duration::from_millis(600),
             max_connections: 2,
             ..Limits::default()
-        };
-        let (stop, stopped) = tokio::sync::oneshot::channel();
-        let (_runtime, addr, _server) = start(limits, stopped);
+        });
+        let addr = server.addr;
 
         // Two clients that send nothing hold both places until the header read timeout.
         let mut idle: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(addr).unwrap()).collect();
@@ -396,6 +407,6 @@ mod tests {
         for client in &mut idle {
             let (_, _) = until_closed(client);
         }
-        let _ = stop.send(());
+        let _ = server.stop.send(());
     }
 }

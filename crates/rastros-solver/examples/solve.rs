@@ -23,15 +23,15 @@ fn run(arg: Option<String>) -> Result<(), Box<dyn Error>> {
     println!("{}", pos.diagram());
     println!(
         "{} for the side to move in {} plies",
-        answer.value,
-        answer.dte.ok_or("a DTE solve gives the DTE")?
+        answer.value(),
+        answer.distance().ok_or("a DTE solve gives the DTE")?
     );
     let best = answer
-        .best_moves
+        .optimal()
         .ok_or("a DTE solve gives the optimal moves")?;
-    println!("optimal moves: {}", Cell::names(&best));
-    let pv = answer.pv.ok_or("a DTE solve gives the PV")?;
-    println!("principal variation: {}", Cell::names(&pv));
+    println!("optimal moves: {}", Cell::names(best));
+    let pv = answer.line().ok_or("a DTE solve gives the PV")?;
+    println!("principal variation: {}", Cell::names(pv));
     Ok(())
 }
 

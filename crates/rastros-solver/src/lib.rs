@@ -15,12 +15,12 @@
 //!
 //! let answer = solver.analyze(&start, Mode::Dte).unwrap();
 //! // Moves are cells, which print their names.
-//! let best = Cell::names(&answer.best_moves.clone().unwrap());
-//! let pv = Cell::names(&answer.pv.clone().unwrap());
-//! println!("{} in {} plies; optimal moves {best}", answer.value, answer.dte.unwrap());
+//! let best = Cell::names(answer.optimal().unwrap());
+//! let pv = Cell::names(answer.line().unwrap());
+//! println!("{} in {} plies; optimal moves {best}", answer.value(), answer.distance().unwrap());
 //!
 //! // Player 1 wins in 5 plies: a4, then down the a-file to the goal a1.
-//! assert_eq!((answer.value, answer.dte), (Value::Win, Some(5)));
+//! assert_eq!((answer.value(), answer.distance()), (Value::Win, Some(5)));
 //! assert_eq!(best, "a4");
 //! assert_eq!(pv, "a4 a3 a2 b1 a1");
 //! ```

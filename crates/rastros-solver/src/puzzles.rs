@@ -130,7 +130,7 @@ impl Puzzle {
         let pos = self.position();
         let claim = |what: String| Err(ClaimError::Wrong(self.id.clone(), what));
         let a = solver.analyze(&pos, Mode::Winning)?;
-        let winning = crate::indices(pos.board(), &a.winning_moves.unwrap_or_default());
+        let winning = crate::indices(pos.board(), a.winning().unwrap_or_default());
         if winning != [self.solution] {
             return claim(format!(
                 "the winning moves are '{}', not only {}",
@@ -404,11 +404,8 @@ fn candidates(
             && pos.legal_moves().len() >= 2
             && !seen.contains(&canonical(&pos).0)
         {
-            let winning = solver
-                .analyze(&pos, Mode::Winning)?
-                .winning_moves
-                .unwrap_or_default();
-            if let [solution] = crate::indices(pos.board(), &winning)[..] {
+            let a = solver.analyze(&pos, Mode::Winning)?;
+            if let [solution] = crate::indices(pos.board(), a.winning().unwrap_or_default())[..] {
                 let dte = solver.score(&pos)?.dte;
                 if (config.min_dte..=config.max_dte).contains(&dte) {
                     found.push((ply, dte, solution));
@@ -438,8 +435,8 @@ fn make_puzzle(
     // The solution, then the solver's principal variation of the position it leaves.
     let mut line = vec![solution];
     if !after.is_over() {
-        let pv = solver.analyze(&after, Mode::Dte)?.pv.unwrap_or_default();
-        line.extend(crate::indices(after.board(), &pv));
+        let a = solver.analyze(&after, Mode::Dte)?;
+        line.extend(crate::indices(after.board(), a.line().unwrap_or_default()));
     }
     debug_assert_eq!(line.len() as u32, dte);
     let board = pos.board();

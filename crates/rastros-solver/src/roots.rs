@@ -59,7 +59,7 @@
 //! while roots.step().unwrap().is_some() {}
 //! let a = roots.finish().unwrap();
 //! let direct = solver.analyze(&pos, Mode::Dte).unwrap();
-//! assert_eq!((a.value, a.dte, a.best_moves), (direct.value, direct.dte, direct.best_moves));
+//! assert_eq!((a.value(), a.distance(), a.optimal()), (direct.value(), direct.distance(), direct.optimal()));
 //! ```
 
 use std::fmt;
@@ -697,8 +697,8 @@ impl<'a, W: Word> RootSolver<'a, W> {
         if self.checkpoint.mode == Mode::Dte {
             if score.dte > 1 {
                 let a = self.solver.analyze(&child, Mode::Dte)?;
-                *stats += a.stats;
-                line.extend(crate::indices(child.board(), &a.pv.unwrap_or_default()));
+                *stats += a.stats();
+                line.extend(crate::indices(child.board(), a.line().unwrap_or_default()));
             }
         } else {
             line.extend(line_of_play(self.solver, &child)?);
@@ -774,7 +774,6 @@ impl<'a, W: Word> RootSolver<'a, W> {
         let mode = self.checkpoint.mode;
         let best = self.best().expect("a complete solve has a move").clone();
         let board = self.solver.board();
-        let pv = (mode == Mode::Dte).then(|| board.cells_of(&best.pv));
         let done = &self.checkpoint.done;
         let sorted = |keep: &dyn Fn(&RootMove) -> bool| {
             let mut v: Vec<u8> = done.iter().filter(|m| keep(m)).map(|m| m.to).collect();
@@ -789,14 +788,20 @@ impl<'a, W: Word> RootSolver<'a, W> {
             traps: done.iter().map(|m| m.traps).sum(),
             ..Stats::default()
         };
-        Ok(Analysis {
-            value: best.value,
-            dte: (mode == Mode::Dte).then_some(best.score().dte),
-            winning_moves: (mode != Mode::Value).then(|| sorted(&|m| m.value == Value::Win)),
-            best_moves: (mode == Mode::Dte).then(|| sorted(&|m| m.score() == best.score())),
-            pv,
-            stats,
-            seconds: done.iter().map(|m| m.seconds).sum(),
+        let seconds = done.iter().map(|m| m.seconds).sum();
+        let winning = || sorted(&|m| m.value == Value::Win);
+        Ok(match mode {
+            Mode::Value => Analysis::new_value(best.value, stats, seconds),
+            Mode::Winning => Analysis::new_winning(best.value, winning(), stats, seconds),
+            Mode::Dte => Analysis::new_dte(
+                best.value,
+                best.score().dte,
+                winning(),
+                sorted(&|m| m.score() == best.score()),
+                board.cells_of(&best.pv),
+                stats,
+                seconds,
+            ),
         })
     }
 }

@@ -94,9 +94,9 @@ fn entries_agree_with_the_solver() {
             let pos = key_position(board, e.key);
             assert_eq!(canonical(&pos).0, e.key, "key position of {e:?}");
             let a = solver.analyze(&pos, Mode::Dte).unwrap();
-            assert_eq!(a.value, e.value, "value of {pos}");
-            assert_eq!(a.dte, Some(u32::from(e.dte)), "dte of {pos}");
-            let best = board.indices_of(&a.best_moves.unwrap()).unwrap();
+            assert_eq!(a.value(), e.value, "value of {pos}");
+            assert_eq!(a.distance(), Some(u32::from(e.dte)), "dte of {pos}");
+            let best = board.indices_of(a.optimal().unwrap()).unwrap();
             assert_eq!(bits(&best), e.best, "best moves of {pos}");
         }
         // Random positions reached by real lines, through probe.
@@ -104,11 +104,11 @@ fn entries_agree_with_the_solver() {
             let pos = random_position(&mut rng, &start, depth);
             let hit = book.probe(&pos).unwrap();
             let a = solver.analyze(&pos, Mode::Dte).unwrap();
-            assert_eq!(hit.value, a.value, "value of {pos}");
-            assert_eq!(Some(hit.dte), a.dte, "dte of {pos}");
+            assert_eq!(hit.value, a.value(), "value of {pos}");
+            assert_eq!(Some(hit.dte), a.distance(), "dte of {pos}");
             assert_eq!(
                 Some(board.cells_of(&hit.best_moves)),
-                a.best_moves,
+                a.optimal().map(<[_]>::to_vec),
                 "best moves of {pos}"
             );
             assert!(u32::from(hit.entry.ply) <= pos.ply());
@@ -484,9 +484,9 @@ fn the_committed_7x7_book_loads_and_agrees_with_the_solver() {
         let e = book.entries()[rng.random_range(0..book.len())];
         let pos = key_position(board, e.key);
         let a = solver.analyze(&pos, Mode::Dte).unwrap();
-        assert_eq!(a.value, e.value, "value of {pos}");
-        assert_eq!(a.dte, Some(u32::from(e.dte)), "dte of {pos}");
-        let best = board.indices_of(&a.best_moves.unwrap()).unwrap();
+        assert_eq!(a.value(), e.value, "value of {pos}");
+        assert_eq!(a.distance(), Some(u32::from(e.dte)), "dte of {pos}");
+        let best = board.indices_of(a.optimal().unwrap()).unwrap();
         assert_eq!(bits(&best), e.best, "best moves of {pos}");
     }
     // Every entry is checked against its children, or else (the deepest ply) open to a

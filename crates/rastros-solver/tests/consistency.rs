@@ -129,11 +129,11 @@ fn pockets_change_no_answer_on_random_7x7_and_8x8_positions() {
             let a = small.analyze(&pos, Mode::Dte).unwrap();
             let b = off.analyze(&pos, Mode::Dte).unwrap();
             assert_eq!(
-                (a.value, a.dte, &a.winning_moves, &a.best_moves, &a.pv),
-                (b.value, b.dte, &b.winning_moves, &b.best_moves, &b.pv),
+                (a.value(), a.distance(), a.winning(), a.optimal(), a.line()),
+                (b.value(), b.distance(), b.winning(), b.optimal(), b.line()),
                 "{pos}"
             );
-            pockets += a.stats.pockets;
+            pockets += a.stats().pockets;
         }
     }
     assert!(pockets >= 20, "only {pockets} pockets reduced");

@@ -128,7 +128,7 @@ fn forged_checkpoint_entries_are_refused_naming_the_entry() {
     assert!(err.contains("move b4: no line of play"), "{err}");
 
     fs::write(&file, &good).unwrap();
-    assert_eq!(truth.value, Value::Win, "the forgery below turns a win");
+    assert_eq!(truth.value(), Value::Win, "the forgery below turns a win");
     forge_checkpoint(&file, &|e| e["value"] = "loss".into());
     let err = resume_error(&solver, &pos, Mode::Dte, &file);
     assert!(
@@ -152,7 +152,7 @@ fn forged_checkpoint_entries_are_refused_naming_the_entry() {
 #[test]
 fn flipped_values_in_a_winning_mode_checkpoint_are_refused() {
     let (pos, solver, file, a) = solved_five("checkpoint-winning", Mode::Winning);
-    assert_eq!(a.value, solver.value(&pos).unwrap());
+    assert_eq!(a.value(), solver.value(&pos).unwrap());
     for m in &Checkpoint::<u64>::load(&file).unwrap().done {
         assert_eq!(m.dte, None);
         check_claim(&pos, &m.pv, m.value, None).unwrap();
@@ -276,8 +276,8 @@ fn forged_unit_results_are_refused_naming_the_file() {
             fs::write(result_path(f), r.to_text()).unwrap();
             // Accepted by the line check: the line is legal and ends in the claimed win.
             let merged = merge_dir::<u64>(&dir).unwrap().analysis;
-            if (merged.value, merged.dte, &merged.winning_moves)
-                != (truth.value, truth.dte, &truth.winning_moves)
+            if (merged.value(), merged.distance(), &merged.winning())
+                != (truth.value(), truth.distance(), &truth.winning())
             {
                 return true;
             }

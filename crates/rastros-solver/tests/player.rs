@@ -74,7 +74,12 @@ fn random_positions(
 
 /// The optimal moves of `pos` by the solver, lowest cell first.
 fn optimal(solver: &Solver, pos: &Position) -> Vec<Cell> {
-    let mut moves = solver.analyze(pos, Mode::Dte).unwrap().best_moves.unwrap();
+    let mut moves = solver
+        .analyze(pos, Mode::Dte)
+        .unwrap()
+        .optimal()
+        .unwrap()
+        .to_vec();
     moves.sort_unstable();
     moves
 }
@@ -624,7 +629,7 @@ fn a_win_in_one_is_exact_at_once() {
             let a = solver.analyze(&pos, Mode::Dte).unwrap();
             assert!(v.exact, "{pos}");
             assert_eq!((v.value, v.dte), (Some(Value::Win), Some(1)), "{pos}");
-            assert_eq!((a.value, a.dte), (Value::Win, Some(1)), "{pos}");
+            assert_eq!((a.value(), a.distance()), (Value::Win, Some(1)), "{pos}");
             assert_eq!(v.best_moves, optimal(&solver, &pos), "{pos}");
             checked += 1;
         }

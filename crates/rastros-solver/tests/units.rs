@@ -49,15 +49,12 @@ fn split_and_solve<W: Word>(
 }
 
 fn same_answer(got: &Analysis, want: &Analysis, what: &str) {
-    assert_eq!(got.value, want.value, "value of {what}");
-    assert_eq!(got.dte, want.dte, "dte of {what}");
-    assert_eq!(
-        got.winning_moves, want.winning_moves,
-        "winning moves of {what}"
-    );
-    assert_eq!(got.best_moves, want.best_moves, "optimal moves of {what}");
+    assert_eq!(got.value(), want.value(), "value of {what}");
+    assert_eq!(got.distance(), want.distance(), "dte of {what}");
+    assert_eq!(got.winning(), want.winning(), "winning moves of {what}");
+    assert_eq!(got.optimal(), want.optimal(), "optimal moves of {what}");
     // Both follow the lowest-indexed optimal move at every ply.
-    assert_eq!(got.pv, want.pv, "pv of {what}");
+    assert_eq!(got.line(), want.line(), "pv of {what}");
 }
 
 /// split -> solve every unit -> merge equals the direct solve; returns the merged answer.
@@ -267,10 +264,10 @@ fn merge_pools_directories_and_names_both_files_of_a_unit_solved_twice_different
     let b = copy_split(&dir, "pooled-b", |n| n % 2 == 1 || n == 4);
     assert!(matches!(merge_dir::<u64>(&a), Err(UnitError::Unsolved(_))));
     let pooled = merge_dirs::<u64>(&[&a, &b]).unwrap();
-    assert_eq!(pooled.analysis.value, whole.analysis.value);
-    assert_eq!(pooled.analysis.dte, whole.analysis.dte);
-    assert_eq!(pooled.analysis.best_moves, whole.analysis.best_moves);
-    assert_eq!(pooled.analysis.pv, whole.analysis.pv);
+    assert_eq!(pooled.analysis.value(), whole.analysis.value());
+    assert_eq!(pooled.analysis.distance(), whole.analysis.distance());
+    assert_eq!(pooled.analysis.optimal(), whole.analysis.optimal());
+    assert_eq!(pooled.analysis.line(), whole.analysis.line());
     // Units neither machine solved are reported in the first directory.
     fs::remove_file(result_path(&b.join(units[1].file_name().unwrap()))).unwrap();
     let UnitError::Unsolved(u) = merge_dirs::<u64>(&[&a, &b]).unwrap_err() else {
@@ -471,11 +468,11 @@ fn check_resume<W: Word>(pos: &Position<W>, mode: Mode, k: usize, name: &str, se
     let whole = whole.finish().unwrap();
     same_answer(&whole, &direct, &format!("{pos} root by root"));
     // The root-by-root solve counts what the direct one counts.
-    let s = whole.stats;
+    let s = whole.stats();
     assert!(s.hits <= s.probes && s.nodes > 0, "{pos}: {s:?}");
     if searched {
         assert!(s.probes > 0, "{pos}: {s:?}");
-        assert!(direct.stats.traps > 0, "{pos}: no trap search to compare");
+        assert!(direct.stats().traps > 0, "{pos}: no trap search to compare");
         assert!(
             s.traps > 0,
             "{pos}: trap positions not counted root by root: {s:?}"
@@ -550,9 +547,9 @@ fn root_solve_in_value_mode_stops_at_a_winning_move() {
     roots.run(None).unwrap();
     assert!(roots.done() <= roots.total());
     let a = roots.finish().unwrap();
-    assert_eq!(a.value, solver.value(&pos).unwrap());
+    assert_eq!(a.value(), solver.value(&pos).unwrap());
     assert_eq!(
-        (a.dte, a.winning_moves, a.best_moves, a.pv),
+        (a.distance(), a.winning(), a.optimal(), a.line()),
         (None, None, None, None)
     );
 }
@@ -643,13 +640,21 @@ fn split_merge_past_64_cells_equals_direct_solve_and_brute_force() {
     for (i, pos) in wide_positions(3, 0x0128_5917).iter().enumerate() {
         let merged = check_split(pos, 2, Mode::Dte, &format!("wide-{i}"));
         let s = brute.score(pos);
-        assert_eq!((merged.value, merged.dte), (s.value, Some(s.dte)), "{pos}");
         assert_eq!(
-            merged.winning_moves,
+            (merged.value(), merged.distance()),
+            (s.value, Some(s.dte)),
+            "{pos}"
+        );
+        assert_eq!(
+            merged.winning().map(<[_]>::to_vec),
             Some(brute.winning_moves(pos)),
             "{pos}"
         );
-        assert_eq!(merged.best_moves, Some(brute.optimal_moves(pos)), "{pos}");
+        assert_eq!(
+            merged.optimal().map(<[_]>::to_vec),
+            Some(brute.optimal_moves(pos)),
+            "{pos}"
+        );
         let threads = solver_with(
             pos.board(),
             SolverConfig {
@@ -667,12 +672,12 @@ fn split_merge_past_64_cells_equals_direct_solve_and_brute_force() {
     let pos = &wide_positions(1, 0x0128_7a1e)[0];
     let merged = check_split(pos, 3, Mode::Winning, "wide-winning");
     assert_eq!(
-        merged.winning_moves,
+        merged.winning().map(<[_]>::to_vec),
         Some(brute.winning_moves(pos)),
         "{pos}"
     );
     let merged = check_split(pos, 1, Mode::Value, "wide-value");
-    assert_eq!(merged.value, brute.score(pos).value, "{pos}");
+    assert_eq!(merged.value(), brute.score(pos).value, "{pos}");
 }
 
 /// A root-by-root solve of a position past 64 cells, stopped after one root move and

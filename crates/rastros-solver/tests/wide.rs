@@ -67,8 +67,8 @@ fn both_words_give_the_same_answers_where_both_fit() {
                 b.analyze(&wide_pos, Mode::Dte).unwrap(),
             );
             assert_eq!(
-                (x.value, x.dte, &x.winning_moves, &x.best_moves, &x.pv),
-                (y.value, y.dte, &y.winning_moves, &y.best_moves, &y.pv),
+                (x.value(), x.distance(), x.winning(), x.optimal(), x.line()),
+                (y.value(), y.distance(), y.winning(), y.optimal(), y.line()),
                 "{pos}"
             );
             assert_eq!(a.move_scores(&pos), b.move_scores(&wide_pos), "{pos}");
@@ -111,7 +111,14 @@ fn wide_answers_do_not_depend_on_threads_or_table_size() {
             .iter()
             .map(|s| {
                 let a = s.analyze(&pos, Mode::Dte).unwrap();
-                (a.value, a.dte, a.winning_moves, a.best_moves, a.pv)
+                let owned = |m: Option<&[_]>| m.map(<[_]>::to_vec);
+                (
+                    a.value(),
+                    a.distance(),
+                    owned(a.winning()),
+                    owned(a.optimal()),
+                    owned(a.line()),
+                )
             })
             .collect();
         assert!(answers.windows(2).all(|p| p[0] == p[1]), "{pos}");
@@ -199,7 +206,7 @@ fn starts_on_empty_wide_boards_are_solved_and_their_lines_end_as_claimed() {
         for &cell in line {
             end = end.play(cell).unwrap();
         }
-        let winner = match dte.value {
+        let winner = match dte.value() {
             Value::Win => Player::One,
             Value::Loss => Player::Two,
         };
@@ -208,11 +215,11 @@ fn starts_on_empty_wide_boards_are_solved_and_their_lines_end_as_claimed() {
             "{w}x{h} {start}: the line ends in {}",
             end.outcome()
         );
-        assert_eq!(solver.value(&pos).unwrap(), dte.value);
+        assert_eq!(solver.value(&pos).unwrap(), dte.value());
         let winning = solver.analyze(&pos, Mode::Winning).unwrap();
         assert_eq!(
             winning.winning().unwrap().is_empty(),
-            dte.value == Value::Loss
+            dte.value() == Value::Loss
         );
     }
 }

@@ -66,7 +66,7 @@ fn play_out(book: &WinnerBook, solver: &Solver, rng: &mut ChaCha8Rng) -> Player 
             None => {
                 assert!(pos.ply() >= book.plies(), "book misses ply {}", pos.ply());
                 let a = solver.analyze(pos, rastros_solver::Mode::Winning).unwrap();
-                pos.board().index(a.winning_moves.unwrap()[0]).unwrap()
+                pos.board().index(a.winning().unwrap()[0]).unwrap()
             }
         }
     })

@@ -4,7 +4,7 @@ use clap::Args;
 use rastros_core::Word;
 use serde_json::json;
 
-use crate::args::{CliError, PositionArgs, SearchArgs};
+use crate::args::{on_word, CliError, PositionArgs, SearchArgs};
 use crate::report::{out, outln};
 
 /// Arguments of `rastros analyze`.
@@ -21,11 +21,7 @@ pub struct AnalyzeArgs {
 
 /// Runs `rastros analyze`, on the 128-bit word for boards of more than 64 cells.
 pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
-    if args.pos.is_wide() {
-        run_in::<u128>(args)
-    } else {
-        run_in::<u64>(args)
-    }
+    on_word!(args.pos, run_in(args))
 }
 
 fn run_in<W: Word>(args: AnalyzeArgs) -> Result<(), CliError> {

@@ -5,8 +5,7 @@
 use std::fs::File;
 use std::io::{BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand, ValueEnum};
@@ -22,8 +21,7 @@ use rastros_solver::Value;
 use serde_json::json;
 
 use crate::args::{check_depth, CliError, SearchArgs};
-use crate::cmd::certify::Spinner;
-use crate::report::{count, count_bar, names, note, out, outln};
+use crate::report::{count, count_bar, names, note, out, outln, spin};
 
 /// Opens the book `path`; every error names the file.
 fn open_book(path: &Path) -> Result<Book, CliError> {
@@ -255,24 +253,15 @@ fn winner(args: WinnerArgs) -> Result<(), CliError> {
     check_depth("--plies", args.plies, board)?;
     let start = crate::args::start_or_centre(board, args.start)?;
     let solver = args.search.solver(board)?;
-    let found = Arc::new(AtomicU64::new(0));
-    let spinner = Spinner::start(
+    let began = Instant::now();
+    let book = spin(
         "building the winner's book",
         "moves found",
-        Arc::clone(&found),
+        "moves",
         solver.progress_handle(),
-    );
-    let began = Instant::now();
-    let result = WinnerBook::build(&solver, &start, args.plies, Some(&found));
-    spinner.finish();
-    let book = result.map_err(|e| {
-        CliError(format!(
-            "{e} after {} moves in {:.1} s; {} was not written",
-            found.load(Relaxed),
-            began.elapsed().as_secs_f64(),
-            args.out.display()
-        ))
-    })?;
+        &args.out,
+        |found| WinnerBook::build(&solver, &start, args.plies, Some(found)),
+    )?;
     book.check_closed().map_err(|e| {
         CliError(format!(
             "the built book does not cover every reply ({e}); {} was not written",

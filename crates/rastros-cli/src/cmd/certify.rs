@@ -1,18 +1,14 @@
 //! `rastros certify`: writes a certificate of who wins a position, for `rastros-verify`.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 use rastros_core::{AnyBoardSize, Board, Cell, Position, Word};
 use rastros_solver::{certify, fsio};
 
 use crate::args::{CliError, SearchArgs};
-use crate::report::{count, outln};
+use crate::report::{count, outln, spin};
 use serde_json::json;
 
 /// The file format of a certificate.
@@ -69,24 +65,15 @@ fn run_on<W: Word>(args: &CertifyArgs, board: &'static Board<W>) -> Result<(), C
         .map(|t| board.parse_cell(t))
         .collect::<Result<Vec<u8>, _>>()?;
     let solver = args.search.solver(board)?;
-    let records = Arc::new(AtomicU64::new(0));
-    let spinner = Spinner::start(
+    let began = Instant::now();
+    let cert = spin(
         "certifying",
         "positions written",
-        Arc::clone(&records),
+        "positions",
         solver.progress_handle(),
-    );
-    let began = Instant::now();
-    let result = certify(&solver, &start, &moves, Some(&records));
-    spinner.finish();
-    let cert = result.map_err(|e| {
-        CliError(format!(
-            "{e} after {} positions in {:.1} s; {} was not written",
-            records.load(Relaxed),
-            began.elapsed().as_secs_f64(),
-            args.out.display()
-        ))
-    })?;
+        &args.out,
+        |records| certify(&solver, &start, &moves, Some(records)),
+    )?;
     let bytes = match args.format {
         FormatArg::Bin => cert.to_bytes(),
         FormatArg::Text => cert.to_text().into_bytes(),
@@ -135,56 +122,4 @@ fn moves_text<W: Word>(pos: &Position<W>, moves: &[u8]) -> String {
         .map(|&m| board.cell(m).to_string())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// A spinner on stderr with a count of what is written and the solver's nodes (also used by
-/// `rastros book winner`); off a terminal, a line every 30 seconds.
-pub(crate) struct Spinner {
-    done: Arc<AtomicBool>,
-    handle: std::thread::JoinHandle<()>,
-}
-
-impl Spinner {
-    /// Shows "`doing`: N `what`, M solver nodes", N from `records`, until [`finish`](Spinner::finish).
-    pub(crate) fn start(
-        doing: &'static str,
-        what: &'static str,
-        records: Arc<AtomicU64>,
-        nodes: Arc<AtomicU64>,
-    ) -> Spinner {
-        let done = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&done);
-        let handle = std::thread::spawn(move || {
-            let bar = ProgressBar::new_spinner();
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
-                    .expect("valid template"),
-            );
-            // Off a terminal the bar is hidden: a line every 30 seconds instead, for logs.
-            let log = !std::io::stderr().is_terminal();
-            let began = Instant::now();
-            let mut next_line = Duration::from_secs(30);
-            while !flag.load(Relaxed) {
-                let msg = format!(
-                    "{doing}: {} {what}, {} solver nodes",
-                    records.load(Relaxed),
-                    nodes.load(Relaxed)
-                );
-                if log && began.elapsed() >= next_line {
-                    eprintln!("{:.0} s {msg}", began.elapsed().as_secs_f64());
-                    next_line += Duration::from_secs(30);
-                }
-                bar.set_message(msg);
-                bar.tick();
-                std::thread::sleep(Duration::from_millis(100));
-            }
-            bar.finish_and_clear();
-        });
-        Spinner { done, handle }
-    }
-
-    pub(crate) fn finish(self) {
-        self.done.store(true, Relaxed);
-        let _ = self.handle.join();
-    }
 }

@@ -7,7 +7,7 @@ use rastros_core::{perft_divide, Word};
 use rastros_solver::parallel::parallel_perft;
 use serde_json::json;
 
-use crate::args::{check_depth, CliError, PositionArgs};
+use crate::args::{check_depth, on_word, CliError, PositionArgs};
 use crate::report::outln;
 
 /// Arguments of `rastros perft`.
@@ -32,11 +32,7 @@ pub struct PerftArgs {
 
 /// Runs `rastros perft`, on the 128-bit word for boards of more than 64 cells.
 pub fn run(args: PerftArgs) -> Result<(), CliError> {
-    if args.pos.is_wide() {
-        run_in::<u128>(args)
-    } else {
-        run_in::<u64>(args)
-    }
+    on_word!(args.pos, run_in(args))
 }
 
 fn run_in<W: Word>(args: PerftArgs) -> Result<(), CliError> {

@@ -7,7 +7,7 @@ use rastros_core::{Position, Word};
 use rastros_solver::{Analysis, Mode, RootSolver, RootsError, SolveError, Solver};
 use serde_json::json;
 
-use crate::args::{CliError, PositionArgs, SearchArgs};
+use crate::args::{on_word, CliError, PositionArgs, SearchArgs};
 use crate::report::{analysis_json, outln, peak_memory_mb, print_analysis, Progress, RootProgress};
 
 /// What `rastros solve` computes.
@@ -59,11 +59,7 @@ pub struct SolveArgs {
 
 /// Runs `rastros solve`, on the 128-bit word for boards of more than 64 cells.
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
-    if args.pos.is_wide() {
-        run_in::<u128>(&args)
-    } else {
-        run_in::<u64>(&args)
-    }
+    on_word!(args.pos, run_in(&args))
 }
 
 fn run_in<W: Word>(args: &SolveArgs) -> Result<(), CliError> {
@@ -161,14 +157,15 @@ fn to_json<W: Word>(
     };
     let mut out = analysis_json(pos, start, args.pos.move_list()?, a);
     if args.stats {
+        let (stats, seconds) = (a.stats(), a.seconds());
         out["stats"] = json!({
             "threads": solver.threads(),
             "hash_mb": solver.config().hash_mb,
-            "table_probes": a.stats.probes,
-            "table_hits": a.stats.hits,
-            "matchings": a.stats.matchings,
-            "trap_positions": a.stats.traps,
-            "nodes_per_second": a.stats.nodes as f64 / a.seconds.max(1e-9),
+            "table_probes": stats.probes,
+            "table_hits": stats.hits,
+            "matchings": stats.matchings,
+            "trap_positions": stats.traps,
+            "nodes_per_second": stats.nodes as f64 / seconds.max(1e-9),
             "table_fill": solver.table().fill(),
             "peak_memory_mb": peak_memory_mb(),
         });
@@ -184,19 +181,20 @@ fn print_text<W: Word>(
 ) -> Result<(), CliError> {
     print_analysis(pos, a)?;
     if args.stats {
-        let rate = a.stats.nodes as f64 / a.seconds.max(1e-9);
-        let hit = a.stats.hits as f64 / (a.stats.probes.max(1)) as f64;
+        let (stats, seconds) = (a.stats(), a.seconds());
+        let rate = stats.nodes as f64 / seconds.max(1e-9);
+        let hit = stats.hits as f64 / (stats.probes.max(1)) as f64;
         outln!("threads       {}", solver.threads());
         outln!("nodes/s       {rate:.0}");
         outln!(
             "table         {} MiB, {} probes, {:.1}% hits, fill {:.1}%",
             solver.config().hash_mb,
-            a.stats.probes,
+            stats.probes,
             hit * 100.0,
             solver.table().fill() * 100.0
         );
-        outln!("matchings     {}", a.stats.matchings);
-        outln!("traps         {} positions", a.stats.traps);
+        outln!("matchings     {}", stats.matchings);
+        outln!("traps         {} positions", stats.traps);
         if let Some(mb) = peak_memory_mb() {
             outln!("peak memory   {mb:.0} MiB");
         }

@@ -14,7 +14,7 @@ use rastros_solver::units::{
 use rastros_solver::{Manifest, Mode, Solver, Unit, UnitError, UnitResult};
 use serde_json::json;
 
-use crate::args::{check_depth, CliError, PositionArgs, SearchArgs};
+use crate::args::{check_depth, on_word, CliError, PositionArgs, SearchArgs};
 use crate::cmd::solve::ModeArg;
 use crate::report::{analysis_json, count, count_bar, note, outln, print_analysis, write_stdout};
 
@@ -38,11 +38,7 @@ pub struct SplitArgs {
 
 /// Runs `rastros split`, on the 128-bit word for boards of more than 64 cells.
 pub fn split(args: SplitArgs) -> Result<(), CliError> {
-    if args.pos.is_wide() {
-        split_in::<u128>(args)
-    } else {
-        split_in::<u64>(args)
-    }
+    on_word!(args.pos, split_in(args))
 }
 
 fn split_in<W: Word>(args: SplitArgs) -> Result<(), CliError> {

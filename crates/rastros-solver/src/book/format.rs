@@ -162,6 +162,28 @@ pub(crate) struct Parsed {
     pub entries: Vec<BookEntry>,
 }
 
+/// The board a book file's header names, `width` x `height`: refused when no board has that
+/// size, or when it is not `expected` (the board the reader asked for), if given. Shared by
+/// opening books and winner's books.
+pub(super) fn header_board(
+    width: u8,
+    height: u8,
+    expected: Option<&Board>,
+) -> Result<&'static Board, BookError> {
+    let board = Board::new(width.into(), height.into()).map_err(|_| {
+        BookError::Decode(format!(
+            "the header names an unsupported {width}x{height} board"
+        ))
+    })?;
+    match expected {
+        Some(expected) if expected != board => Err(BookError::WrongBoard {
+            expected: expected.to_string(),
+            found: board.to_string(),
+        }),
+        _ => Ok(board),
+    }
+}
+
 /// Checks a file's header from its first bytes `head` (the first [`HEADER_LEN`] bytes, or
 /// the whole file when it is shorter) and the file's length `len`: magic, version, header
 /// checksum, board, depth, start, and that `len` is exactly the length the header's entry
@@ -205,20 +227,7 @@ pub(crate) fn read_header(
     if fnv1a64(&head[..HEADER_LEN - 8]) != header.header_checksum {
         return Err(BookError::ChecksumMismatch(ChecksumPart::Header));
     }
-    let board = Board::new(header.width.into(), header.height.into()).map_err(|_| {
-        BookError::Decode(format!(
-            "the header names an unsupported {}x{} board",
-            header.width, header.height
-        ))
-    })?;
-    if let Some(expected) = expected {
-        if expected != board {
-            return Err(BookError::WrongBoard {
-                expected: expected.to_string(),
-                found: board.to_string(),
-            });
-        }
-    }
+    let board = header_board(header.width, header.height, expected)?;
     if header.depth > board.size() {
         // Checked before anything is sized by it: no game on the board lasts that long.
         return Err(BookError::Decode(format!(

@@ -281,20 +281,7 @@ impl WinnerBook {
             return Err(BookError::ChecksumMismatch(ChecksumPart::Header));
         }
         let decode = |s: String| BookError::Decode(s);
-        let found = Board::new(bytes[12].into(), bytes[13].into()).map_err(|_| {
-            decode(format!(
-                "the header names an unsupported {}x{} board",
-                bytes[12], bytes[13]
-            ))
-        })?;
-        if let Some(expected) = board {
-            if expected != found {
-                return Err(BookError::WrongBoard {
-                    expected: expected.to_string(),
-                    found: found.to_string(),
-                });
-            }
-        }
+        let found = super::format::header_board(bytes[12], bytes[13], board)?;
         let start = bytes[14];
         if u32::from(start) >= found.size() || found.goals().has(start) {
             return Err(decode(format!(

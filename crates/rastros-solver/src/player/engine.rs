@@ -312,12 +312,12 @@ impl<W: Word> Engine<W> {
                 let Some(a) = self.solve(deadline, |s| s.analyze(pos, Mode::Dte))? else {
                     return Ok(None);
                 };
-                let mut best_moves = indices(pos.board(), &a.best_moves.unwrap_or_default());
+                let mut best_moves = indices(pos.board(), a.optimal().unwrap_or_default());
                 best_moves.sort_unstable();
                 Exact {
                     score: Score {
-                        value: a.value,
-                        dte: a.dte.unwrap_or_default(),
+                        value: a.value(),
+                        dte: a.distance().unwrap_or_default(),
                     },
                     best_moves,
                     moves: None,

@@ -608,9 +608,9 @@ pub fn merge<W: Word>(
             optimal.push(to);
         }
     }
-    let pv = if mode == Mode::Dte {
-        // Lowest-indexed optimal moves down the split tree, then the unit's own line.
-        let mut line = Vec::new();
+    // Lowest-indexed optimal moves down the split tree, then the unit's own line (DTE only).
+    let mut line = Vec::new();
+    if mode == Mode::Dte {
         let (mut pos, mut left, mut score) = (*root, depth, best);
         loop {
             if pos.is_over() {
@@ -636,10 +636,7 @@ pub fn merge<W: Word>(
             line.push(to);
             (pos, left, score) = (child, left - 1, s);
         }
-        Some(line)
-    } else {
-        None
-    };
+    }
     let nodes = results
         .values()
         .try_fold(0u64, |sum, r| sum.checked_add(r.nodes))
@@ -648,14 +645,20 @@ pub fn merge<W: Word>(
         nodes,
         ..Stats::default()
     };
-    Ok(Analysis {
-        value: best.value,
-        dte: (mode == Mode::Dte).then_some(best.dte),
-        winning_moves: (mode != Mode::Value).then(|| root.board().cells_of(&winning)),
-        best_moves: (mode == Mode::Dte).then(|| root.board().cells_of(&optimal)),
-        pv: pv.map(|line| root.board().cells_of(&line)),
-        stats,
-        // Folded from +0.0: an empty sum of floats is -0.0, printed as "-0.000".
-        seconds: results.values().fold(0.0, |sum, r| sum + r.seconds),
+    // Folded from +0.0: an empty sum of floats is -0.0, printed as "-0.000".
+    let seconds = results.values().fold(0.0, |sum, r| sum + r.seconds);
+    let cells = |v: &[u8]| root.board().cells_of(v);
+    Ok(match mode {
+        Mode::Value => Analysis::new_value(best.value, stats, seconds),
+        Mode::Winning => Analysis::new_winning(best.value, cells(&winning), stats, seconds),
+        Mode::Dte => Analysis::new_dte(
+            best.value,
+            best.dte,
+            cells(&winning),
+            cells(&optimal),
+            cells(&line),
+            stats,
+            seconds,
+        ),
     })
 }

@@ -24,18 +24,18 @@ pub fn solve_unit<W: Word>(
     mode: Mode,
 ) -> Result<UnitResult<W>, SolveError> {
     let a = solver.analyze(&unit.position, mode)?;
-    let pv = match a.pv {
-        Some(pv) => crate::indices(unit.position.board(), &pv),
+    let pv = match a.line() {
+        Some(pv) => crate::indices(unit.position.board(), pv),
         None => line_of_play(solver, &unit.position)?,
     };
     Ok(UnitResult {
         position: unit.position,
         mode,
-        value: a.value,
-        dte: a.dte,
+        value: a.value(),
+        dte: a.distance(),
         pv,
-        nodes: a.stats.nodes,
-        seconds: a.seconds,
+        nodes: a.stats().nodes,
+        seconds: a.seconds(),
     })
 }
 

@@ -20,8 +20,8 @@ pub fn assert_same_answer(a: &rastros_solver::Solver, b: &rastros_solver::Solver
     let a = a.analyze(pos, rastros_solver::Mode::Dte).unwrap();
     let b = b.analyze(pos, rastros_solver::Mode::Dte).unwrap();
     assert_eq!(
-        (a.value, a.dte, &a.winning_moves, &a.best_moves, &a.pv),
-        (b.value, b.dte, &b.winning_moves, &b.best_moves, &b.pv),
+        (a.value(), a.distance(), a.winning(), a.optimal(), a.line()),
+        (b.value(), b.distance(), b.winning(), b.optimal(), b.line()),
         "{pos}"
     );
 }
@@ -31,28 +31,28 @@ pub fn assert_same_answer(a: &rastros_solver::Solver, b: &rastros_solver::Solver
 pub fn check<W: Word>(solver: &Solver<W>, brute: &mut Brute<W>, pos: &Position<W>) -> u64 {
     let a = solver.analyze(pos, Mode::Dte).unwrap();
     let s = brute.score(pos);
-    assert_eq!(a.value, s.value, "value of {pos}");
-    assert_eq!(a.dte, Some(s.dte), "dte of {pos}");
+    assert_eq!(a.value(), s.value, "value of {pos}");
+    assert_eq!(a.distance(), Some(s.dte), "dte of {pos}");
     assert_eq!(
-        a.winning_moves.unwrap(),
+        a.winning().unwrap(),
         brute.winning_moves(pos),
         "winning moves of {pos}"
     );
     assert_eq!(
-        a.best_moves.unwrap(),
+        a.optimal().unwrap(),
         brute.optimal_moves(pos),
         "optimal moves of {pos}"
     );
     // The PV is a legal line of optimal moves that ends the game in exactly DTE plies.
-    let pv = a.pv.unwrap();
+    let pv = a.line().unwrap();
     assert_eq!(pv.len() as u32, s.dte, "pv length of {pos}");
     let mut p = *pos;
-    for &m in &pv {
+    for &m in pv {
         assert!(brute.optimal_moves(&p).contains(&m), "pv move of {pos}");
         p = p.play(m).unwrap();
     }
     assert!(p.is_over());
-    a.stats.pockets
+    a.stats().pockets
 }
 
 /// Positions along random lines from every start of `board` in turn, each with the index of

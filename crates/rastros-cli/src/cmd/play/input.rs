@@ -168,53 +168,30 @@ mod tests {
         let c3 = board.parse_cell("c3").unwrap();
         assert_eq!(target(&start, &parse("c3")), Some(Ok(c3)));
         assert_eq!(target(&start, &parse("sw")), Some(Ok(c3)));
-        assert_eq!(
-            target(&start, &parse("a1")),
-            Some(Err(Illegal::NotNeighbour("a1".into())))
-        );
-        assert_eq!(
-            target(&start, &parse("d4")),
-            Some(Err(Illegal::NotNeighbour("d4".into())))
-        );
-        assert_eq!(
-            target(&start, &parse("z9")),
-            Some(Err(Illegal::OffBoard("z9".into())))
-        );
-        assert_eq!(
-            target(&start, &parse("h1")),
-            Some(Err(Illegal::OffBoard("h1".into())))
-        );
-        assert_eq!(
-            target(&start, &parse("a0")),
-            Some(Err(Illegal::OffBoard("a0".into())))
-        );
-        let p = pos("c3");
-        assert_eq!(
-            target(&p, &parse("d4")),
-            Some(Err(Illegal::Slimed("d4".into())))
-        );
-        assert_eq!(
-            target(&p, &parse("ne")),
-            Some(Err(Illegal::Direction("ne".into())))
-        );
         assert_eq!(target(&start, &parse("help")), None);
         assert_eq!(target(&start, &parse("")), None);
         assert_eq!(target(&start, &parse("foo")), None);
-        // Off the edge of the board.
+        let slimed = pos("c3");
         let corner = Position::start(board, Cell::new(0, 6)).unwrap();
-        assert_eq!(
-            target(&corner, &parse("nw")),
-            Some(Err(Illegal::Direction("nw".into())))
-        );
-        assert_eq!(
-            target(&corner, &parse("w")),
-            Some(Err(Illegal::Direction("w".into())))
-        );
-        // After the end.
         let over = pos("c3 b2 a1");
         assert!(over.is_over());
-        assert_eq!(target(&over, &parse("b1")), Some(Err(Illegal::GameOver)));
-        assert_eq!(target(&over, &parse("e")), Some(Err(Illegal::GameOver)));
+        for (at, typed, why) in [
+            (&start, "a1", Illegal::NotNeighbour("a1".into())),
+            (&start, "d4", Illegal::NotNeighbour("d4".into())),
+            (&start, "z9", Illegal::OffBoard("z9".into())),
+            (&start, "h1", Illegal::OffBoard("h1".into())),
+            (&start, "a0", Illegal::OffBoard("a0".into())),
+            (&slimed, "d4", Illegal::Slimed("d4".into())),
+            (&slimed, "ne", Illegal::Direction("ne".into())),
+            // Off the edge of the board.
+            (&corner, "nw", Illegal::Direction("nw".into())),
+            (&corner, "w", Illegal::Direction("w".into())),
+            // After the end.
+            (&over, "b1", Illegal::GameOver),
+            (&over, "e", Illegal::GameOver),
+        ] {
+            assert_eq!(target(at, &parse(typed)), Some(Err(why)), "{typed} at {at}");
+        }
         // Wide boards have two-letter files.
         let wide = Position::start(Board::new(32, 2).unwrap(), Cell::new(27, 0)).unwrap();
         let ab2 = wide.board().parse_cell("ab2").unwrap();

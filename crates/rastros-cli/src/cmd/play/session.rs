@@ -469,16 +469,22 @@ mod tests {
         player::Engine::new(setup.start.board(), config, None).unwrap()
     }
 
-    /// Plays a whole session on `input` in-process; the output.
-    fn session(board: (u32, u32), side: SideArg, level: Level, lang: Lang, input: &str) -> String {
-        let setup = setup(board, side, level, lang);
+    /// Plays a session of `setup` on `input` in-process, on a terminal; how it ended and the
+    /// output.
+    fn play(setup: Setup, input: &[u8]) -> (Ended, String) {
         let mut out = Vec::new();
-        let lines = lines::Reader(input.as_bytes());
+        let lines = lines::Reader(input);
         let ended = Session::new(setup, computer(&setup), lines, &mut out, true)
             .run()
             .unwrap();
+        (ended, String::from_utf8(out).unwrap())
+    }
+
+    /// Plays a whole session on `input` in-process; the output.
+    fn session(board: (u32, u32), side: SideArg, level: Level, lang: Lang, input: &str) -> String {
+        let (ended, out) = play(setup(board, side, level, lang), input.as_bytes());
         assert_eq!(ended, Ended::Quit);
-        String::from_utf8(out).unwrap()
+        out
     }
 
     #[test]
@@ -684,12 +690,7 @@ mod tests {
             seed: 1,
             move_time: Duration::from_millis(1),
         };
-        let mut out = Vec::new();
-        let lines = lines::Reader(&b"hint\n"[..]);
-        Session::new(setup, computer(&setup), lines, &mut out, true)
-            .run()
-            .unwrap();
-        let out = String::from_utf8(out).unwrap();
+        let (_, out) = play(setup, b"hint\n");
         assert!(
             out.contains(
                 "No exact answer within 1 ms (--move-time-ms): a 6-ply search chose this move.\n"
@@ -708,12 +709,7 @@ mod tests {
             level: Level::Strong,
             ..setup
         };
-        let mut out = Vec::new();
-        let lines = lines::Reader(&b""[..]);
-        Session::new(strong, computer(&strong), lines, &mut out, true)
-            .run()
-            .unwrap();
-        let out = String::from_utf8(out).unwrap();
+        let (_, out) = play(strong, b"");
         assert!(!out.contains("No exact"), "{out}");
     }
 
