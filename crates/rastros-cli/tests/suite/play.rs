@@ -1,12 +1,12 @@
 //! End-to-end tests of `rastros play` and `rastros rules`: the built binary, driven through
 //! piped stdin (and interrupted with a real SIGINT).
 
-mod common;
-
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use crate::common::{build_book, fails_with, s, scratch};
 
 /// Runs `rastros` with `args` and `stdin`; stdout, stderr and the exit code.
 fn rastros(args: &[&str], stdin: &str) -> (String, String, i32) {
@@ -514,7 +514,7 @@ fn commands_and_cells_are_read_in_any_letter_case_as_the_help_says() {
 fn no_answer_waits_past_the_time_limit() {
     // 8x8 takes minutes to solve from its start: 300 ms per answer, then the strong search.
     let clock = Instant::now();
-    let mut cmd = common::command(&[
+    let mut cmd = crate::common::command(&[
         "play",
         "--board",
         "8x8",
@@ -540,7 +540,7 @@ fn no_answer_waits_past_the_time_limit() {
         .unwrap()
         .write_all(b"hint\nc2\nhint\nquit\n")
         .unwrap();
-    let run = common::wait(child, common::TIME_LIMIT);
+    let run = crate::common::wait(child, crate::common::TIME_LIMIT);
     assert!(!run.timed_out && run.code == Some(0), "{run:?}");
     assert!(
         clock.elapsed() < Duration::from_secs(20),
@@ -594,7 +594,7 @@ impl Live {
     fn spawn(args: &[&str]) -> Live {
         let mut all = vec!["play", "--hash-mb", "16", "--threads", "1", "--seed", "1"];
         all.extend_from_slice(args);
-        let mut child = common::command(&all)
+        let mut child = crate::common::command(&all)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -633,7 +633,7 @@ impl Live {
         let clock = Instant::now();
         while !self.out.lock().unwrap().ends_with(text) {
             assert!(
-                clock.elapsed() < common::TIME_LIMIT,
+                clock.elapsed() < crate::common::TIME_LIMIT,
                 "no {text:?} in {}",
                 self.out.lock().unwrap()
             );
@@ -801,5 +801,49 @@ fn nine_by_nine_is_drawn_and_played_against_the_strong_level() {
         err,
         "rastros: error: --book tables/7x7-d4.book: books hold boards of at most 64 cells, and \
          9x9 has 81\n"
+    );
+}
+
+#[test]
+fn play_refuses_a_book_from_another_start() {
+    let tmp = scratch();
+    let book = tmp.path().join("c3.book");
+    build_book(&book, 2);
+    fails_with(
+        &[
+            "play",
+            "--board",
+            "5x5",
+            "--start",
+            "b3",
+            "--book",
+            s(&book),
+        ],
+        "cannot help this game",
+    );
+    fails_with(
+        &[
+            "play",
+            "--board",
+            "6x6",
+            "--start",
+            "c3",
+            "--book",
+            s(&book),
+        ],
+        "wrong board",
+    );
+}
+
+#[test]
+fn play_names_the_start_argument_as_solve_does() {
+    fails_with(
+        &["play", "--board", "8x8"],
+        "rastros: error: the 8x8 board has no centre cell: name the start with --start (for \
+         example --start d4)\n",
+    );
+    fails_with(
+        &["play", "--start", "a1"],
+        "--start: the snail cannot start on the goal",
     );
 }

@@ -2,16 +2,14 @@
 //! against misbehaving test bots (tests/bots/bot.py, tests/bots/random_bot.c), each of
 //! which must lose its games with the right reason while the referee carries on.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{fails_with, ok, rastros};
+use crate::common::{fails_with, ok, rastros};
 use serde_json::Value;
 
 /// The example: five moves from e5 on 8x8 (shared with the library's tests).
-const EXAMPLE: &str = include_str!("../../rastros-core/tests/data/example.game");
+const EXAMPLE: &str = include_str!("../../../rastros-core/tests/data/example.game");
 
 fn python_bot() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -87,9 +85,9 @@ fn a_sleeping_bot_loses_by_timeout_and_its_whole_group_is_killed() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("child.pid");
     let bot = python_bot();
-    let run = common::run_command(
+    let run = crate::common::run_command(
         {
-            let mut cmd = common::command(&[
+            let mut cmd = crate::common::command(&[
                 "referee",
                 "--json",
                 "--board",
@@ -108,7 +106,7 @@ fn a_sleeping_bot_loses_by_timeout_and_its_whole_group_is_killed() {
             cmd.env("BOT_CHILD_PID_FILE", &pid_file);
             cmd
         },
-        common::TIME_LIMIT,
+        crate::common::TIME_LIMIT,
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let r: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -441,7 +439,7 @@ fn ctrl_c_stops_the_referee_after_the_current_move_keeping_finished_games() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("t");
     let bot = python_bot();
-    let mut cmd = common::command(&[
+    let mut cmd = crate::common::command(&[
         "referee",
         "--board",
         "5x5",
@@ -467,7 +465,10 @@ fn ctrl_c_stops_the_referee_after_the_current_move_keeping_finished_games() {
         .unwrap_or_default()
         .is_empty()
     {
-        assert!(clock.elapsed() < common::TIME_LIMIT, "no game finished");
+        assert!(
+            clock.elapsed() < crate::common::TIME_LIMIT,
+            "no game finished"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let status = std::process::Command::new("kill")
@@ -475,7 +476,7 @@ fn ctrl_c_stops_the_referee_after_the_current_move_keeping_finished_games() {
         .status()
         .unwrap();
     assert!(status.success());
-    let run = common::wait(child, common::TIME_LIMIT);
+    let run = crate::common::wait(child, crate::common::TIME_LIMIT);
     assert_eq!(run.code, Some(130), "{}", run.stderr);
     assert!(
         run.stderr.contains("interrupted:") && run.stderr.contains("of 1000 games"),
