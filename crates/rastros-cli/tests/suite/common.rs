@@ -156,6 +156,14 @@ pub fn dev_full() -> std::fs::File {
         .expect("/dev/full opens")
 }
 
+/// Asserts that `text` (a command's output) contains every one of `parts`.
+#[track_caller]
+pub fn assert_says(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "no {part:?} in:\n{text}");
+    }
+}
+
 /// A fresh, empty scratch directory, removed when dropped.
 pub fn scratch() -> tempfile::TempDir {
     tempfile::Builder::new()

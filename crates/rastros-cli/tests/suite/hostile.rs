@@ -197,20 +197,21 @@ const FILES: &[(&str, &str, bool, bool)] = &[
     ),
 ];
 
-/// The fixture: one file or directory of every kind, made by the commands themselves.
+/// The fixture: one file or directory of every kind, made by the commands themselves (the
+/// split, the checkpoint and the survey by their rows of [`COMMANDS`]).
 fn fixture(dir: &Path) {
     let p = |name: &str| s(&dir.join(name)).to_string();
     build_book(&dir.join("b.book"), 3);
     ok(&["book", "export", &p("b.book"), "--out", &p("b.jsonl")]);
-    ok(&[
-        "split",
-        "--board",
-        "5x5",
-        "--depth",
-        "1",
-        "--out",
-        &p("split"),
-    ]);
+    let make = |name: &str, out: &str| {
+        let out = p(out);
+        let args: Vec<&str> = row(name)
+            .iter()
+            .map(|a| if *a == "{out}" { out.as_str() } else { a })
+            .collect();
+        ok(&args);
+    };
+    make("split", "split");
     for i in 0..8 {
         ok(&[
             "solve-unit",
@@ -222,24 +223,8 @@ fn fixture(dir: &Path) {
     }
     fs::create_dir(dir.join("unit")).unwrap();
     fs::copy(dir.join("split/unit-000002.pos"), dir.join("unit/u.pos")).unwrap();
-    ok(&[
-        "solve",
-        "--board",
-        "5x5",
-        "--hash-mb",
-        "8",
-        "--checkpoint",
-        &p("cp.json"),
-    ]);
-    ok(&[
-        "survey",
-        "--boards",
-        "3x3",
-        "--out",
-        &p("survey"),
-        "--hash-mb",
-        "8",
-    ]);
+    make("solve --checkpoint", "cp.json");
+    make("survey", "survey");
 }
 
 /// A case's own copy of the fixture, and the command's arguments with placeholders filled.
@@ -283,6 +268,12 @@ impl Case {
                 }
             })
             .collect()
+    }
+
+    /// `rastros args` with the placeholders filled.
+    fn command(&self, args: &[&str]) -> std::process::Command {
+        let args = self.args(args);
+        command(&args.iter().map(String::as_str).collect::<Vec<_>>())
     }
 
     /// Every file under the case directory and a hash of its bytes.
@@ -492,8 +483,7 @@ fn a_full_standard_output_is_an_error_and_a_failing_standard_error_stops_nothing
     fixture(tmp.path());
     for (name, args) in COMMANDS {
         let case = Case::new(tmp.path());
-        let args = case.args(args);
-        let mut cmd = command(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let mut cmd = case.command(args);
         cmd.stdout(dev_full());
         cmd.stderr(Stdio::piped());
         let run = wait(cmd.spawn().unwrap(), TIME_LIMIT);
@@ -501,13 +491,12 @@ fn a_full_standard_output_is_an_error_and_a_failing_standard_error_stops_nothing
 
         // Progress and notes on a full standard error never stop the work.
         let case = Case::new(tmp.path());
-        let args = case.args(row(name));
-        let mut cmd = command(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let mut cmd = case.command(args);
         cmd.stderr(dev_full());
         cmd.stdout(Stdio::piped());
         let run = wait(cmd.spawn().unwrap(), TIME_LIMIT);
         assert_eq!(run.code, Some(0), "{name} 2> /dev/full");
-        if args.iter().any(|a| a.ends_with("new-output")) {
+        if args.contains(&"{out}") {
             assert!(
                 case.path("{out}").exists(),
                 "{name} 2> /dev/full wrote nothing"
@@ -522,43 +511,19 @@ fn concurrent_runs_on_the_same_files_lose_nothing_and_say_who_is_in_the_way() {
     fixture(tmp.path());
     let case = Case::new(tmp.path());
     let spawn = |args: &[&str]| {
-        let mut cmd = command(
-            &case
-                .args(args)
-                .iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>(),
-        );
+        let mut cmd = case.command(args);
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         cmd.spawn().unwrap()
     };
     for _ in 0..3 {
         // Two jobs on one unit: both finish, and the result is whole.
-        let a = spawn(&["solve-unit", "{unit}", "--hash-mb", "8"]);
-        let b = spawn(&["solve-unit", "{unit}", "--hash-mb", "8"]);
+        let (a, b) = (spawn(row("solve-unit")), spawn(row("solve-unit")));
         for r in [wait(a, TIME_LIMIT), wait(b, TIME_LIMIT)] {
             assert_eq!(r.code, Some(0), "{}", r.stderr);
         }
         rastros_solver::UnitResult::<u64>::load(&case.dir.join("unit/u.pos.result")).unwrap();
         // Two resumes of one checkpoint: the same answer.
-        let a = spawn(&[
-            "solve",
-            "--board",
-            "5x5",
-            "--hash-mb",
-            "8",
-            "--resume",
-            "{ckpt}",
-        ]);
-        let b = spawn(&[
-            "solve",
-            "--board",
-            "5x5",
-            "--hash-mb",
-            "8",
-            "--resume",
-            "{ckpt}",
-        ]);
+        let (a, b) = (spawn(row("solve --resume")), spawn(row("solve --resume")));
         let (a, b) = (wait(a, TIME_LIMIT), wait(b, TIME_LIMIT));
         assert_eq!(
             (a.code, b.code),

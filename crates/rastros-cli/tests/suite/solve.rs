@@ -114,34 +114,12 @@ fn solve_json_has_every_field() {
 
 #[test]
 fn solve_agrees_across_threads_and_positions() {
-    let a = json(&[
-        "solve",
-        "--board",
-        "6x6",
-        "--start",
-        "c3",
-        "--moves",
-        "b2 c2 d3 e4",
-        "--json",
-        "--threads",
-        "1",
-        "--hash-mb",
-        "1",
-    ]);
-    let b = json(&[
-        "solve",
-        "--board",
-        "6x6",
-        "--start",
-        "c3",
-        "--moves",
-        "b2 c2 d3 e4",
-        "--json",
-        "--threads",
-        "2",
-        "--hash-mb",
-        "32",
-    ]);
+    let solve = |threads: &str, hash_mb: &str| {
+        let position = ["--board", "6x6", "--start", "c3", "--moves", "b2 c2 d3 e4"];
+        let settings = ["--threads", threads, "--hash-mb", hash_mb];
+        json(&[&["solve", "--json"], &position[..], &settings].concat())
+    };
+    let (a, b) = (solve("1", "1"), solve("2", "32"));
     for field in ["value", "dte", "winning_moves", "best_moves", "pv"] {
         assert_eq!(a[field], b[field], "{field}");
     }
