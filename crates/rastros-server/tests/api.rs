@@ -7,9 +7,11 @@ use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
+use rand::RngExt;
 use rastros_core::{Board, Cell, Position};
 use rastros_server::{router, Config};
-use rastros_solver::{Score, Solver, SolverConfig, Value};
+use rastros_solver::{Score, Value};
+use rastros_testing::{random_moves, rng, solver};
 use serde_json::{json, Value as Json};
 use tower::ServiceExt;
 
@@ -35,6 +37,17 @@ impl Answer {
     fn json(&self) -> Json {
         serde_json::from_slice(&self.body)
             .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    /// The error message of an answer that must have `status`.
+    fn refused(&self, status: StatusCode) -> String {
+        assert_eq!(
+            self.status,
+            status,
+            "{}",
+            String::from_utf8_lossy(&self.body)
+        );
+        self.error()
     }
 
     fn error(&self) -> String {
@@ -79,31 +92,6 @@ async fn get(app: &Router, path: &str) -> Answer {
     send(app, Request::get(path).body(Body::empty()).unwrap()).await
 }
 
-fn solver(board: &'static Board) -> Solver {
-    Solver::new(
-        board,
-        SolverConfig {
-            hash_mb: 16,
-            threads: 1,
-            ..SolverConfig::default()
-        },
-    )
-    .unwrap()
-}
-
-/// A small deterministic generator for picking positions.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n
-    }
-}
-
 /// Games in progress on `board`: a random start cell and up to `plies` random moves.
 fn random_games(
     board: &'static Board,
@@ -111,31 +99,18 @@ fn random_games(
     count: usize,
     seed: u64,
 ) -> Vec<(String, Vec<String>, Position)> {
-    let mut rng = Lcg(seed);
+    let mut rng = rng(seed);
     let starts: Vec<u8> = (board.cells() - board.goals()).iter().collect();
-    let mut out = Vec::new();
-    while out.len() < count {
-        let start = board.cell(starts[rng.below(starts.len())]);
-        let mut pos = Position::start(board, start).unwrap();
-        let mut moves = Vec::new();
-        for _ in 0..rng.below(plies + 1) {
-            let legal: Vec<u8> = pos.legal_moves().iter().collect();
-            if pos.is_over() {
-                break;
-            }
-            let to = legal[rng.below(legal.len())];
-            pos.play_unchecked(to);
-            moves.push(board.cell(to).to_string());
-        }
-        if !pos.is_over() {
-            out.push((start.to_string(), moves, pos));
-        }
-    }
-    out
-}
-
-fn value_name(v: Value) -> &'static str {
-    v.as_str()
+    (0..count)
+        .map(|_| {
+            let start = board.cell(starts[rng.random_range(0..starts.len())]);
+            let plies = rng.random_range(0..=plies);
+            let (pos, line) =
+                random_moves(&Position::start(board, start).unwrap(), plies, &mut rng);
+            let moves = line.iter().map(|&to| board.cell(to).to_string()).collect();
+            (start.to_string(), moves, pos)
+        })
+        .collect()
 }
 
 #[tokio::test]
@@ -147,20 +122,13 @@ async fn analysis_equals_the_solver_on_random_positions() {
         let judge = solver(board);
         for (start, moves, pos) in random_games(board, plies, 12, u64::from(w * 10 + h)) {
             let body = json!({"board": board.to_string(), "start": start, "moves": moves});
-            let a = post_json(&app, "/api/analyze", &body).await;
-            assert_eq!(
-                a.status,
-                StatusCode::OK,
-                "{}",
-                String::from_utf8_lossy(&a.body)
-            );
-            let a = a.json();
+            let a = ok_json(&app, "/api/analyze", &body).await;
             let score: Score = judge.score(&pos).unwrap();
             assert_eq!(a["position"], pos.to_string());
             assert_eq!(a["side_to_move"], pos.side_to_move().number());
             assert_eq!(a["outcome"], Json::Null);
             assert_eq!(a["exact"], true);
-            assert_eq!(a["value"], value_name(score.value), "{pos}");
+            assert_eq!(a["value"], score.value.as_str(), "{pos}");
             assert_eq!(a["dte"], score.dte, "{pos}");
             let mut best = Vec::new();
             let scores = judge.move_scores(&pos).unwrap();
@@ -172,7 +140,7 @@ async fn analysis_equals_the_solver_on_random_positions() {
                     .iter()
                     .find(|m| m["move"] == name.as_str())
                     .unwrap_or_else(|| panic!("{pos}: {name} missing"));
-                assert_eq!(m["value"], value_name(s.value), "{pos} {name}");
+                assert_eq!(m["value"], s.value.as_str(), "{pos} {name}");
                 assert_eq!(m["dte"], s.dte, "{pos} {name}");
                 if s == score {
                     best.push(name);
@@ -220,14 +188,7 @@ async fn the_best_line_is_optimal_and_ends_the_game() {
             let mut expected = score;
             for cell in &pv {
                 walk = walk.play(cell.parse::<Cell>().unwrap()).unwrap();
-                expected = Score {
-                    value: if expected.value == Value::Win {
-                        Value::Loss
-                    } else {
-                        Value::Win
-                    },
-                    dte: expected.dte - 1,
-                };
+                expected = expected.child();
                 if !walk.is_over() {
                     assert_eq!(
                         judge.score(&walk).unwrap(),
@@ -315,8 +276,8 @@ async fn a_game_goes_on_from_a_pasted_position() {
         (json!({"position": "6x5 nonsense 1"}), "position: "),
     ] {
         let a = post_json(&app, "/api/position", &body).await;
-        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{body}");
-        assert!(a.error().starts_with(error), "{body}: {}", a.error());
+        let said = a.refused(StatusCode::BAD_REQUEST);
+        assert!(said.starts_with(error), "{body}: {said}");
     }
 }
 
@@ -332,14 +293,7 @@ async fn perfect_replies_are_optimal_moves() {
         {
             let body = json!({"board": board.to_string(), "start": start, "moves": moves,
                 "level": "perfect", "seed": i});
-            let a = post_json(&app, "/api/move", &body).await;
-            assert_eq!(
-                a.status,
-                StatusCode::OK,
-                "{}",
-                String::from_utf8_lossy(&a.body)
-            );
-            let a = a.json();
+            let a = ok_json(&app, "/api/move", &body).await;
             let cell: Cell = a["move"].as_str().unwrap().parse().unwrap();
             let after = pos.play(cell).expect("a legal move");
             let best = judge.score(&pos).unwrap();
@@ -538,8 +492,8 @@ async fn bad_requests_are_answered_400_naming_the_problem() {
         &json!({"board": "7x7", "moves": moves}),
     )
     .await;
-    assert_eq!(a.status, StatusCode::BAD_REQUEST);
-    assert!(a.error().starts_with("too many moves: 50"), "{}", a.error());
+    let said = a.refused(StatusCode::BAD_REQUEST);
+    assert!(said.starts_with("too many moves: 50"), "{said}");
     let moves: Vec<&str> = ["b1", "a2"].repeat(2);
     let a = post_json(
         &app,
@@ -549,29 +503,27 @@ async fn bad_requests_are_answered_400_naming_the_problem() {
     .await;
     assert_eq!(a.error(), "too many moves: 4 (a 2x2 game has at most 3)");
     // An unknown language.
-    let a = get(&app, "/api/rules?lang=xx").await;
-    assert_eq!(a.status, StatusCode::BAD_REQUEST);
-    assert!(
-        a.error().contains("unknown language code 'xx'"),
-        "{}",
-        a.error()
-    );
-    let a = get(&app, "/api/texts?lang=klingon").await;
-    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    let said = get(&app, "/api/rules?lang=xx")
+        .await
+        .refused(StatusCode::BAD_REQUEST);
+    assert!(said.contains("unknown language code 'xx'"), "{said}");
+    let said = get(&app, "/api/texts?lang=klingon")
+        .await
+        .refused(StatusCode::BAD_REQUEST);
+    assert!(said.contains("unknown language code 'klingon'"), "{said}");
 }
 
 #[tokio::test]
 async fn large_bodies_are_refused_413() {
     let app = router(&config());
     let body = format!("{{\"moves\": [{}]}}", vec!["\"c3\""; 2000].join(","));
+    let too_large = "the request body is larger than 4096 bytes";
     let a = post(&app, "/api/analyze", body.clone()).await;
-    assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
-    assert_eq!(a.error(), "the request body is larger than 4096 bytes");
+    assert_eq!(a.refused(StatusCode::PAYLOAD_TOO_LARGE), too_large);
     // Also without a Content-Length (a streamed body).
     let stream = futures_stream(body.into_bytes());
     let a = post(&app, "/api/move", stream).await;
-    assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
-    assert_eq!(a.error(), "the request body is larger than 4096 bytes");
+    assert_eq!(a.refused(StatusCode::PAYLOAD_TOO_LARGE), too_large);
 }
 
 /// A body with no known length, sent in pieces.
@@ -585,20 +537,21 @@ fn futures_stream(bytes: Vec<u8>) -> Body {
 async fn unknown_paths_and_methods_get_json_errors() {
     let app = router(&config());
     let a = get(&app, "/api/nothing").await;
-    assert_eq!(a.status, StatusCode::NOT_FOUND);
-    assert_eq!(a.error(), "no such page: /api/nothing");
+    assert_eq!(
+        a.refused(StatusCode::NOT_FOUND),
+        "no such page: /api/nothing"
+    );
     let a = get(&app, "/api/analyze").await;
-    assert_eq!(a.status, StatusCode::METHOD_NOT_ALLOWED);
-    assert_eq!(a.error(), "method not allowed");
+    assert_eq!(
+        a.refused(StatusCode::METHOD_NOT_ALLOWED),
+        "method not allowed"
+    );
     assert_eq!(a.headers[header::ALLOW], "POST");
     // axum's own rejections keep their reason.
-    let a = get(&app, "/api/rules?lang=it&lang=de").await;
-    assert_eq!(a.status, StatusCode::BAD_REQUEST);
-    assert!(
-        a.error().contains("duplicate field `lang`"),
-        "{}",
-        a.error()
-    );
+    let said = get(&app, "/api/rules?lang=it&lang=de")
+        .await
+        .refused(StatusCode::BAD_REQUEST);
+    assert!(said.contains("duplicate field `lang`"), "{said}");
     // Every answer, page or API, error or not, carries the security headers.
     for path in ["/", "/app.js", "/api/rules", "/api/nothing"] {
         let a = get(&app, path).await;
@@ -901,20 +854,11 @@ async fn boards_up_to_128_cells_are_drawn_played_and_judged() {
     let a = ok_json(&app, "/api/analyze", &json!({"position": text})).await;
     assert_eq!(a["exact"], true);
     let pos: Position<u128> = text.parse().unwrap();
-    let solver = Solver::new(
-        pos.board(),
-        SolverConfig {
-            hash_mb: 8,
-            threads: 1,
-            ..SolverConfig::default()
-        },
-    )
-    .unwrap();
-    let want: Vec<Json> = solver
+    let want: Vec<Json> = solver(pos.board())
         .move_scores(&pos)
         .unwrap()
         .into_iter()
-        .map(|(cell, s)| json!({"move": cell.to_string(), "value": value_name(s.value), "dte": s.dte}))
+        .map(|(cell, s)| json!({"move": cell.to_string(), "value": s.value.as_str(), "dte": s.dte}))
         .collect();
     assert_eq!(a["moves"].as_array().unwrap(), &want);
     assert_eq!(a["pv_complete"], true);
@@ -949,7 +893,7 @@ async fn boards_up_to_128_cells_are_drawn_played_and_judged() {
     // Over 128 cells: refused naming the limit.
     for board in ["12x12", "2x65", "11x12"] {
         let a = post_json(&app, "/api/move", &json!({"board": board})).await;
-        assert_eq!(a.status, StatusCode::BAD_REQUEST);
-        assert!(a.error().contains("128"), "{board}: {}", a.error());
+        let said = a.refused(StatusCode::BAD_REQUEST);
+        assert!(said.contains("128"), "{board}: {said}");
     }
 }

@@ -7,16 +7,14 @@
 //! A new subcommand joins the harness by adding one line to [`COMMANDS`] (and, for its
 //! numeric arguments and input files, one line to [`NUMBERS`] and [`FILES`]).
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use common::{
-    build_book, command, fails, fails_with, json, ok, rng, run_command, s, scratch, wait, Run,
-    TIME_LIMIT,
+use crate::common::{
+    assert_clean_failure, build_book, command, dev_full, fails, fails_with, ok, rng, run_command,
+    s, scratch, wait, Run, TIME_LIMIT,
 };
 use rand::RngExt;
 
@@ -199,20 +197,21 @@ const FILES: &[(&str, &str, bool, bool)] = &[
     ),
 ];
 
-/// The fixture: one file or directory of every kind, made by the commands themselves.
+/// The fixture: one file or directory of every kind, made by the commands themselves (the
+/// split, the checkpoint and the survey by their rows of [`COMMANDS`]).
 fn fixture(dir: &Path) {
     let p = |name: &str| s(&dir.join(name)).to_string();
     build_book(&dir.join("b.book"), 3);
     ok(&["book", "export", &p("b.book"), "--out", &p("b.jsonl")]);
-    ok(&[
-        "split",
-        "--board",
-        "5x5",
-        "--depth",
-        "1",
-        "--out",
-        &p("split"),
-    ]);
+    let make = |name: &str, out: &str| {
+        let out = p(out);
+        let args: Vec<&str> = row(name)
+            .iter()
+            .map(|a| if *a == "{out}" { out.as_str() } else { a })
+            .collect();
+        ok(&args);
+    };
+    make("split", "split");
     for i in 0..8 {
         ok(&[
             "solve-unit",
@@ -224,24 +223,8 @@ fn fixture(dir: &Path) {
     }
     fs::create_dir(dir.join("unit")).unwrap();
     fs::copy(dir.join("split/unit-000002.pos"), dir.join("unit/u.pos")).unwrap();
-    ok(&[
-        "solve",
-        "--board",
-        "5x5",
-        "--hash-mb",
-        "8",
-        "--checkpoint",
-        &p("cp.json"),
-    ]);
-    ok(&[
-        "survey",
-        "--boards",
-        "3x3",
-        "--out",
-        &p("survey"),
-        "--hash-mb",
-        "8",
-    ]);
+    make("solve --checkpoint", "cp.json");
+    make("survey", "survey");
 }
 
 /// A case's own copy of the fixture, and the command's arguments with placeholders filled.
@@ -285,6 +268,12 @@ impl Case {
                 }
             })
             .collect()
+    }
+
+    /// `rastros args` with the placeholders filled.
+    fn command(&self, args: &[&str]) -> std::process::Command {
+        let args = self.args(args);
+        command(&args.iter().map(String::as_str).collect::<Vec<_>>())
     }
 
     /// Every file under the case directory and a hash of its bytes.
@@ -333,19 +322,6 @@ fn row(name: &str) -> &'static [&'static str] {
 fn run_args(args: &[String]) -> Run {
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     run_command(command(&refs), TIME_LIMIT)
-}
-
-/// The harness's promise for a run that must fail: no panic, in time, exit code 2, one
-/// message containing `names`.
-fn assert_clean_failure(what: &str, run: &Run, names: &str) {
-    assert!(!run.timed_out, "{what}: still running after {TIME_LIMIT:?}");
-    assert!(!run.panicked(), "{what}: panicked\n{}", run.stderr);
-    assert_eq!(run.code, Some(2), "{what}: exit code\n{}", run.stderr);
-    assert!(
-        run.stderr.contains(names),
-        "{what}: the message does not name '{names}'\n{}",
-        run.stderr
-    );
 }
 
 #[test]
@@ -507,32 +483,20 @@ fn a_full_standard_output_is_an_error_and_a_failing_standard_error_stops_nothing
     fixture(tmp.path());
     for (name, args) in COMMANDS {
         let case = Case::new(tmp.path());
-        let args = case.args(args);
-        let mut cmd = command(&args.iter().map(String::as_str).collect::<Vec<_>>());
-        cmd.stdout(
-            fs::OpenOptions::new()
-                .write(true)
-                .open("/dev/full")
-                .unwrap(),
-        );
+        let mut cmd = case.command(args);
+        cmd.stdout(dev_full());
         cmd.stderr(Stdio::piped());
         let run = wait(cmd.spawn().unwrap(), TIME_LIMIT);
         assert_clean_failure(&format!("{name} > /dev/full"), &run, "standard output");
 
         // Progress and notes on a full standard error never stop the work.
         let case = Case::new(tmp.path());
-        let args = case.args(row(name));
-        let mut cmd = command(&args.iter().map(String::as_str).collect::<Vec<_>>());
-        cmd.stderr(
-            fs::OpenOptions::new()
-                .write(true)
-                .open("/dev/full")
-                .unwrap(),
-        );
+        let mut cmd = case.command(args);
+        cmd.stderr(dev_full());
         cmd.stdout(Stdio::piped());
         let run = wait(cmd.spawn().unwrap(), TIME_LIMIT);
         assert_eq!(run.code, Some(0), "{name} 2> /dev/full");
-        if args.iter().any(|a| a.ends_with("new-output")) {
+        if args.contains(&"{out}") {
             assert!(
                 case.path("{out}").exists(),
                 "{name} 2> /dev/full wrote nothing"
@@ -547,43 +511,19 @@ fn concurrent_runs_on_the_same_files_lose_nothing_and_say_who_is_in_the_way() {
     fixture(tmp.path());
     let case = Case::new(tmp.path());
     let spawn = |args: &[&str]| {
-        let mut cmd = command(
-            &case
-                .args(args)
-                .iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>(),
-        );
+        let mut cmd = case.command(args);
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         cmd.spawn().unwrap()
     };
     for _ in 0..3 {
         // Two jobs on one unit: both finish, and the result is whole.
-        let a = spawn(&["solve-unit", "{unit}", "--hash-mb", "8"]);
-        let b = spawn(&["solve-unit", "{unit}", "--hash-mb", "8"]);
+        let (a, b) = (spawn(row("solve-unit")), spawn(row("solve-unit")));
         for r in [wait(a, TIME_LIMIT), wait(b, TIME_LIMIT)] {
             assert_eq!(r.code, Some(0), "{}", r.stderr);
         }
         rastros_solver::UnitResult::<u64>::load(&case.dir.join("unit/u.pos.result")).unwrap();
         // Two resumes of one checkpoint: the same answer.
-        let a = spawn(&[
-            "solve",
-            "--board",
-            "5x5",
-            "--hash-mb",
-            "8",
-            "--resume",
-            "{ckpt}",
-        ]);
-        let b = spawn(&[
-            "solve",
-            "--board",
-            "5x5",
-            "--hash-mb",
-            "8",
-            "--resume",
-            "{ckpt}",
-        ]);
+        let (a, b) = (spawn(row("solve --resume")), spawn(row("solve --resume")));
         let (a, b) = (wait(a, TIME_LIMIT), wait(b, TIME_LIMIT));
         assert_eq!(
             (a.code, b.code),
@@ -724,7 +664,7 @@ fn outputs_are_checked_before_the_work_and_only_regular_files_are_used() {
     ] {
         fs::write(&csv, text).unwrap();
         let args = ["survey", "--boards", "3x3", "--merge", "--out", s(&survey)];
-        let stderr = common::fails(&args);
+        let stderr = crate::common::fails(&args);
         assert!(stderr.contains(s(&csv)) && stderr.contains(why), "{stderr}");
         assert_eq!(fs::read_to_string(&csv).unwrap(), text);
     }
@@ -763,212 +703,4 @@ fn huge_checkpoints_and_survey_files_are_refused_unread() {
         65 << 20,
         "left as it was"
     );
-}
-
-#[test]
-fn unit_files_are_quoted_short_and_escaped_and_huge_ones_are_refused_unread() {
-    let tmp = scratch();
-    let unit = tmp.path().join("sp.pos");
-    // `truncate -s 2M sp.pos`: refused by its size, not quoted.
-    fs::write(&unit, vec![0u8; 2 << 20]).unwrap();
-    let stderr = fails(&["solve-unit", s(&unit)]);
-    assert_eq!(
-        stderr,
-        format!(
-            "rastros: error: cannot read unit {}: it is over 1 MiB: a unit file holds a few \
-             hundred bytes\n",
-            unit.display()
-        )
-    );
-    // A long first line with a terminal escape: quoted short, the escape made harmless.
-    let mut text = b"\x1b[2J".to_vec();
-    text.extend(vec![b'x'; 500_000]);
-    fs::write(&unit, &text).unwrap();
-    let stderr = fails(&["solve-unit", s(&unit)]);
-    assert_eq!(
-        stderr,
-        format!(
-            "rastros: error: {} is malformed: line 1 is '\\u{{1b}}[2J{}…', expected \
-             'rastros-unit 1'\n",
-            unit.display(),
-            "x".repeat(56)
-        )
-    );
-    // A long position with a control character, and a cell name of half a megabyte.
-    let root = "5x5 ...../...../..o../...../..... 1";
-    let long = format!("5x5 {}\x07 1", "/".repeat(100_000));
-    let cell = "c".repeat(1 << 19);
-    let mut errors = Vec::new();
-    for (root, path) in [(long.as_str(), "-"), (root, cell.as_str())] {
-        let text = format!("rastros-unit 1\nroot {root}\npath {path}\nposition {root}\n");
-        fs::write(&unit, text).unwrap();
-        errors.push(fails(&["solve-unit", s(&unit)]));
-    }
-    assert!(
-        errors[0].contains("is malformed: position '5x5 ///"),
-        "{}",
-        errors[0]
-    );
-    let quoted = format!("'{}…' is not a cell name", "c".repeat(60));
-    assert!(errors[1].contains(&quoted), "{}", errors[1]);
-    for stderr in &errors {
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(stderr.chars().count() < 500, "{stderr}");
-        assert!(!stderr.trim_end().chars().any(char::is_control), "{stderr}");
-    }
-}
-
-/// Issue 54: forged unit results (checksums recomputed) do not become answers. A flipped
-/// value is refused by its line of play; a losing unit rewritten as a win with a legal
-/// cooperative two-ply line passes that check by construction and a plain merge, but not
-/// `merge --verify` (its certificate proves the other player wins) nor `merge --recheck`.
-#[test]
-fn forged_unit_results_are_caught_by_their_lines_certificates_and_rechecks() {
-    use rastros_solver::claim::check_claim;
-    use rastros_solver::units::{result_path, unit_file_name};
-    use rastros_solver::{UnitResult, Value};
-
-    let tmp = scratch();
-    let dir = tmp.path().join("split");
-    ok(&["split", "--board", "5x5", "--depth", "1", "--out", s(&dir)]);
-    let units: Vec<PathBuf> = (0..)
-        .map(|n| dir.join(unit_file_name(n)))
-        .take_while(|u| u.exists())
-        .collect();
-    for unit in &units {
-        let args = ["solve-unit", s(unit), "--hash-mb", "8", "--certify"];
-        assert!(ok(&args).contains(".cert"));
-    }
-    let truth = json(&["merge", s(&dir), "--json", "--verify"]);
-    assert_eq!(truth["verified"], units.len());
-    let rechecked = json(&[
-        "merge",
-        s(&dir),
-        "--json",
-        "--recheck",
-        "5",
-        "--seed",
-        "3",
-        "--hash-mb",
-        "8",
-    ]);
-    assert_eq!(
-        (
-            rechecked["rechecked"].clone(),
-            rechecked["recheck_seed"].clone()
-        ),
-        (5.into(), 3.into())
-    );
-
-    // A losing unit and a cooperative two-ply line that ends in a win for its side to move.
-    let (unit, line) = units
-        .iter()
-        .find_map(|u| {
-            let r: UnitResult = UnitResult::load(&result_path(u)).unwrap();
-            if r.value != Value::Win {
-                for a in r.position.legal_moves() {
-                    let after = r.position.play_index(a).unwrap();
-                    for b in after.legal_moves() {
-                        if check_claim(&r.position, &[a, b], Value::Win, Some(2)).is_ok() {
-                            return Some((u.clone(), vec![a, b]));
-                        }
-                    }
-                }
-            }
-            None
-        })
-        .expect("a losing unit with a cooperative two-ply win");
-    let file = result_path(&unit);
-    let good = fs::read_to_string(&file).unwrap();
-    let mut r: UnitResult = UnitResult::from_text(&good, "r").unwrap();
-    r.value = Value::Win;
-    r.dte = Some(2);
-    r.pv = line;
-    fs::write(&file, r.to_text()).unwrap();
-    let forged = json(&["merge", s(&dir), "--json"]);
-    assert_ne!(
-        forged["winning_moves"], truth["winning_moves"],
-        "a plain merge takes the forgery"
-    );
-    let cert = format!("{}.cert", s(&unit));
-    let err = fails(&["merge", s(&dir), "--verify"]);
-    assert!(
-        err.contains(&cert)
-            && err.contains("wins, but the result's value is win")
-            && err.lines().count() == 1,
-        "{err}"
-    );
-    let args = ["merge", s(&dir), "--recheck", "1000", "--hash-mb", "8"];
-    let err = fails(&args);
-    assert!(
-        err.contains(s(&file))
-            && err.contains("claims win in 2, but solving its unit again gives loss in"),
-        "{err}"
-    );
-
-    // A flipped value keeps its old line, which gives it away.
-    let flipped = if good.contains("value win") {
-        good.replace("value win", "value loss")
-    } else {
-        good.replace("value loss", "value win")
-    };
-    let body = &flipped[..flipped.rfind("checksum ").unwrap()];
-    let sum = rastros_solver::fsio::fnv1a64(body.as_bytes());
-    fs::write(&file, format!("{body}checksum {sum:016x}\n")).unwrap();
-    let err = fails(&["merge", s(&dir)]);
-    assert!(
-        err.contains(s(&file)) && err.contains("the line of play ends in a"),
-        "{err}"
-    );
-    fs::write(&file, &good).unwrap();
-
-    // --certify needs a split from a start cell; the error comes before any solving.
-    let whole = tmp.path().join("whole");
-    let root = "5x5 ...../...../..o../...../..... 1";
-    ok(&[
-        "split",
-        "--position",
-        root,
-        "--depth",
-        "1",
-        "--out",
-        s(&whole),
-    ]);
-    let unit0 = whole.join("unit-000000.pos");
-    fails_with(
-        &["solve-unit", s(&unit0), "--certify"],
-        "split from --start",
-    );
-    assert!(!result_path(&unit0).exists());
-}
-
-/// Issue 54: `solve --resume FILE` with FILE a symbolic link fails at once (the path is
-/// checked first, as for --checkpoint), not after solving the first root move of 8x8, which
-/// takes minutes (past the harness's time limit).
-#[test]
-fn resume_through_a_link_fails_before_the_first_root_move() {
-    use rastros_core::{Board, Position};
-    use rastros_solver::{Checkpoint, Mode};
-
-    let tmp = scratch();
-    let board = Board::new(8, 8).unwrap();
-    let pos = Position::start(board, board.cell(board.parse_cell("d4").unwrap())).unwrap();
-    let file = tmp.path().join("cp.json");
-    Checkpoint::new(pos, Mode::Dte).save(&file).unwrap();
-    let before = fs::read(&file).unwrap();
-    let link = tmp.path().join("link.json");
-    std::os::unix::fs::symlink(&file, &link).unwrap();
-    let args = [
-        "solve",
-        "--board",
-        "8x8",
-        "--start",
-        "d4",
-        "--resume",
-        s(&link),
-    ];
-    let run = run_args(&args.map(String::from));
-    assert_clean_failure("solve --resume LINK", &run, "symbolic link");
-    assert!(run.stderr.contains(s(&link)), "{}", run.stderr);
-    assert_eq!(fs::read(&file).unwrap(), before);
 }

@@ -2,15 +2,13 @@
 //! (a client that hangs up, SIGTERM), its start-up checks and its log live in the binary,
 //! so these tests start the real `rastros serve` (small servers, each bounded in time).
 
-mod common;
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{command, scratch, TIME_LIMIT};
+use crate::common::{command, scratch, TIME_LIMIT};
 
 /// A running `rastros serve` on a free loopback port; killed when dropped.
 struct Server {
@@ -218,7 +216,7 @@ fn printing_commands_still_end_quietly_on_a_closed_pipe() {
         .spawn()
         .unwrap();
     drop(child.stdout.take());
-    let run = common::wait(child, common::TIME_LIMIT);
+    let run = crate::common::wait(child, crate::common::TIME_LIMIT);
     assert!(!run.timed_out);
     assert!(!run.panicked(), "{}", run.stderr);
     assert_eq!(run.code, None, "not ended by the signal: {}", run.stderr);
@@ -320,7 +318,7 @@ fn limits_the_machine_cannot_give_are_refused_before_listening() {
         "--threads",
         "1",
     ];
-    let run = common::run_command(serve_under("ulimit -v 4000000", &args), TIME_LIMIT);
+    let run = crate::common::run_command(serve_under("ulimit -v 4000000", &args), TIME_LIMIT);
     assert!(!run.panicked(), "{}", run.stderr);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert_eq!(
@@ -332,7 +330,7 @@ fn limits_the_machine_cannot_give_are_refused_before_listening() {
 
     // 100 open files cannot hold 256 connections.
     let args = ["--listen", "127.0.0.1:0"];
-    let run = common::run_command(serve_under("ulimit -n 100", &args), TIME_LIMIT);
+    let run = crate::common::run_command(serve_under("ulimit -n 100", &args), TIME_LIMIT);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert!(
         run.stderr

@@ -1,9 +1,10 @@
-//! The `rastros` binary end to end: perft, solve and analyze output, and clear errors with
-//! exit code 2 for bad input.
+//! `rastros perft`, `solve` and `analyze`: their output (text and --json) against the
+//! library, the same answer whatever the threads and table, boards past 64 cells, and
+//! Ctrl-C.
 
-mod common;
+use std::time::Duration;
 
-use common::{fails_with, json};
+use crate::common::{command, json, wait, TIME_LIMIT};
 
 #[test]
 fn perft_json_and_divide() {
@@ -113,34 +114,12 @@ fn solve_json_has_every_field() {
 
 #[test]
 fn solve_agrees_across_threads_and_positions() {
-    let a = json(&[
-        "solve",
-        "--board",
-        "6x6",
-        "--start",
-        "c3",
-        "--moves",
-        "b2 c2 d3 e4",
-        "--json",
-        "--threads",
-        "1",
-        "--hash-mb",
-        "1",
-    ]);
-    let b = json(&[
-        "solve",
-        "--board",
-        "6x6",
-        "--start",
-        "c3",
-        "--moves",
-        "b2 c2 d3 e4",
-        "--json",
-        "--threads",
-        "2",
-        "--hash-mb",
-        "32",
-    ]);
+    let solve = |threads: &str, hash_mb: &str| {
+        let position = ["--board", "6x6", "--start", "c3", "--moves", "b2 c2 d3 e4"];
+        let settings = ["--threads", threads, "--hash-mb", hash_mb];
+        json(&[&["solve", "--json"], &position[..], &settings].concat())
+    };
+    let (a, b) = (solve("1", "1"), solve("2", "32"));
     for field in ["value", "dte", "winning_moves", "best_moves", "pv"] {
         assert_eq!(a[field], b[field], "{field}");
     }
@@ -174,68 +153,27 @@ fn analyze_reports_the_matching_verdict() {
 }
 
 #[test]
-fn bad_input_gets_a_clear_error() {
-    fails_with(
-        &["solve", "--moves", "c3 b2 a1"],
-        "the game is already over",
-    );
-    fails_with(&["solve", "--moves", "c3 c3"], "move 2 'c3'");
-    fails_with(&["solve", "--moves", "c3 zz"], "move 2 'zz'");
-    fails_with(&["solve", "--moves", "h9"], "h9 is not on the board");
-    fails_with(
-        &["solve", "--board", "8x8"],
-        "no centre cell: name the start with --start (for example --start d4)",
-    );
-    fails_with(&["solve", "--board", "12x12"], "unsupported board");
-    fails_with(
-        &[
-            "book",
-            "build",
-            "--board",
-            "9x9",
-            "--depth",
-            "1",
-            "--out",
-            "/nonexistent-rastros/b",
-        ],
-        "unsupported board 9x9: 81 cells, and this takes at most 64",
-    );
-    fails_with(&["solve", "--board", "7by7"], "not a board size");
-    fails_with(
-        &["solve", "--start", "a1"],
-        "--start: the snail cannot start on the goal",
-    );
-    fails_with(
-        &["survey", "--min-side", "5", "--max-side", "3"],
-        "--min-side 5 is above --max-side 3",
-    );
-    fails_with(&["merge", "/nonexistent-rastros"], "no such folder");
-    fails_with(
-        &["solve", "--position", "3x3 .../.o./... 2"],
-        "cannot be to move",
-    );
-    fails_with(&["perft", "--depth", "x"], "invalid value");
-    fails_with(&["solve", "--hash-mb", "0"], "hash-mb");
-    // Errors of the argument parser are one line too, in the same form, naming the argument.
-    for (args, says) in [
-        (
-            &["solve", "--board", "12x12"][..],
-            "invalid value '12x12' for '--board <BOARD>'",
-        ),
-        (
-            &["book", "build"][..],
-            "not provided: --depth <DEPTH> --out <FILE>",
-        ),
-        (
-            &["solve", "--thread", "2"][..],
-            "; tip: a similar argument exists: '--threads'",
-        ),
-    ] {
-        let err = common::fails(args);
-        assert!(
-            err.starts_with("rastros: error: ") && err.contains(says),
-            "{err}"
-        );
-        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    }
+fn ctrl_c_exits_with_130() {
+    // A solve long enough to be interrupted.
+    let mut cmd = command(&[
+        "solve",
+        "--board",
+        "7x7",
+        "--threads",
+        "1",
+        "--hash-mb",
+        "16",
+    ]);
+    cmd.stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let run = wait(child, TIME_LIMIT);
+    assert_eq!(run.code, Some(130), "{}", run.stderr);
+    assert!(run.stderr.contains("interrupted"), "{}", run.stderr);
 }

@@ -1,6 +1,6 @@
-//! What the CLI tests share: one process spawner (with a time limit), one scratch-directory
-//! helper, and the workspace's seeded generator and solver (`rastros-testing`).
-#![allow(dead_code, unused_imports)] // Each test file uses its own part of the helpers.
+//! What the CLI tests share: one process spawner (with a time limit), the promise a failing
+//! run keeps, one scratch-directory helper, and the workspace's seeded generator and solver
+//! (`rastros-testing`).
 
 use std::io::Read;
 use std::path::Path;
@@ -96,6 +96,19 @@ pub fn rastros(args: &[&str]) -> Run {
     run_command(command(args), TIME_LIMIT)
 }
 
+/// The harness's promise for a run that must fail: no panic, in time, exit code 2, one
+/// message containing `names`.
+pub fn assert_clean_failure(what: &str, run: &Run, names: &str) {
+    assert!(!run.timed_out, "{what}: still running after {TIME_LIMIT:?}");
+    assert!(!run.panicked(), "{what}: panicked\n{}", run.stderr);
+    assert_eq!(run.code, Some(2), "{what}: exit code\n{}", run.stderr);
+    assert!(
+        run.stderr.contains(names),
+        "{what}: the message does not name '{names}'\n{}",
+        run.stderr
+    );
+}
+
 /// Runs `rastros args`, which must succeed; its standard output.
 pub fn ok(args: &[&str]) -> String {
     let run = rastros(args);
@@ -132,6 +145,23 @@ pub fn fails_with(args: &[&str], message: &str) {
 pub fn json(args: &[&str]) -> serde_json::Value {
     let out = ok(args);
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+/// `/dev/full`, opened for writing: every write to it fails (no space left), for a standard
+/// output or error that cannot be written.
+pub fn dev_full() -> std::fs::File {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full opens")
+}
+
+/// Asserts that `text` (a command's output) contains every one of `parts`.
+#[track_caller]
+pub fn assert_says(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "no {part:?} in:\n{text}");
+    }
 }
 
 /// A fresh, empty scratch directory, removed when dropped.

@@ -2,16 +2,15 @@
 //! against misbehaving test bots (tests/bots/bot.py, tests/bots/random_bot.c), each of
 //! which must lose its games with the right reason while the referee carries on.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-use common::{fails_with, ok, rastros};
+use crate::common::{fails_with, ok, rastros};
 use serde_json::Value;
 
 /// The example: five moves from e5 on 8x8 (shared with the library's tests).
-const EXAMPLE: &str = include_str!("../../rastros-core/tests/data/example.game");
+const EXAMPLE: &str = include_str!("../../../rastros-core/tests/data/example.game");
 
 fn python_bot() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -87,9 +86,11 @@ fn a_sleeping_bot_loses_by_timeout_and_its_whole_group_is_killed() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("child.pid");
     let bot = python_bot();
-    let run = common::run_command(
+    // 5 s a move, as against_python gives: time for Python to start and write its child's
+    // pid on a loaded machine, and still far below the 60 s the bot sleeps.
+    let run = crate::common::run_command(
         {
-            let mut cmd = common::command(&[
+            let mut cmd = crate::common::command(&[
                 "referee",
                 "--json",
                 "--board",
@@ -97,7 +98,7 @@ fn a_sleeping_bot_loses_by_timeout_and_its_whole_group_is_killed() {
                 "--games",
                 "1",
                 "--move-time-ms",
-                "1500",
+                "5000",
                 "--",
                 "builtin:easy",
                 "--",
@@ -108,19 +109,29 @@ fn a_sleeping_bot_loses_by_timeout_and_its_whole_group_is_killed() {
             cmd.env("BOT_CHILD_PID_FILE", &pid_file);
             cmd
         },
-        common::TIME_LIMIT,
+        crate::common::TIME_LIMIT,
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let r: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(reasons(&r), ["timeout"]);
-    // The bot's child (`sleep 60`, in the bot's process group) is gone too.
+    // The bot's child (`sleep 60`, in the bot's process group) is gone too. A SIGKILL takes
+    // effect when the killed process next runs, which on a busy machine may be a moment
+    // after the referee has finished: it has 5 s (of the 60 it would sleep) to be gone or a
+    // zombie.
     let pid = fs::read_to_string(&pid_file).expect("the bot wrote its child's pid");
     let alive = Path::new("/proc").join(pid.trim()).join("stat");
-    let state = fs::read_to_string(&alive).unwrap_or_default();
-    assert!(
-        state.is_empty() || state.contains(") Z "),
-        "the sleeping child lives: {state}"
-    );
+    let clock = Instant::now();
+    loop {
+        let state = fs::read_to_string(&alive).unwrap_or_default();
+        if state.is_empty() || state.contains(") Z ") {
+            break;
+        }
+        assert!(
+            clock.elapsed() < Duration::from_secs(5),
+            "the sleeping child lives: {state}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 #[test]
@@ -441,7 +452,7 @@ fn ctrl_c_stops_the_referee_after_the_current_move_keeping_finished_games() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("t");
     let bot = python_bot();
-    let mut cmd = common::command(&[
+    let mut cmd = crate::common::command(&[
         "referee",
         "--board",
         "5x5",
@@ -462,20 +473,23 @@ fn ctrl_c_stops_the_referee_after_the_current_move_keeping_finished_games() {
         .stderr(std::process::Stdio::piped());
     let child = cmd.spawn().unwrap();
     // Wait for the first finished game, then press Ctrl-C.
-    let clock = std::time::Instant::now();
+    let clock = Instant::now();
     while fs::read_to_string(out.join("games.jsonl"))
         .unwrap_or_default()
         .is_empty()
     {
-        assert!(clock.elapsed() < common::TIME_LIMIT, "no game finished");
-        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(
+            clock.elapsed() < crate::common::TIME_LIMIT,
+            "no game finished"
+        );
+        std::thread::sleep(Duration::from_millis(20));
     }
     let status = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
-    let run = common::wait(child, common::TIME_LIMIT);
+    let run = crate::common::wait(child, crate::common::TIME_LIMIT);
     assert_eq!(run.code, Some(130), "{}", run.stderr);
     assert!(
         run.stderr.contains("interrupted:") && run.stderr.contains("of 1000 games"),

@@ -1,12 +1,12 @@
 //! End-to-end tests of `rastros play` and `rastros rules`: the built binary, driven through
 //! piped stdin (and interrupted with a real SIGINT).
 
-mod common;
-
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use crate::common::{assert_says, build_book, fails_with, s, scratch};
 
 /// Runs `rastros` with `args` and `stdin`; stdout, stderr and the exit code.
 fn rastros(args: &[&str], stdin: &str) -> (String, String, i32) {
@@ -30,6 +30,14 @@ fn rastros(args: &[&str], stdin: &str) -> (String, String, i32) {
         String::from_utf8(out.stderr).expect("stderr is UTF-8"),
         out.status.code().expect("exited normally"),
     )
+}
+
+/// Runs `rastros args` with no input, which must fail with exit code 2 and print nothing on
+/// standard output; its standard error.
+fn refused(args: &[&str]) -> String {
+    let (out, err, code) = rastros(args, "");
+    assert_eq!((code, out.as_str()), (2, ""), "{args:?}: {err}");
+    err
 }
 
 /// `rastros play` with small solver settings plus `args`; stdout, checked to have ended
@@ -196,14 +204,21 @@ fn hint_undo_new_and_resign() {
     );
     assert!(out.contains("Player 1 resigns.\nYou lose. Better luck next time!\nGame over"));
     // After resigning, hint, moves and another resign get the game-over prompt.
-    assert!(out.contains("> hint\nGame over: type new"), "{out}");
-    assert!(out.contains("> c4\nGame over: type new"), "{out}");
-    assert!(out.contains("> resign\nGame over: type new"), "{out}");
+    assert_says(
+        &out,
+        &[
+            "> hint\nGame over: type new",
+            "> c4\nGame over: type new",
+            "> resign\nGame over: type new",
+        ],
+    );
     // undo after resigning takes the move pair back and the game goes on; new restarts.
-    assert!(out.contains("> undo\nMove taken back.\n"), "{out}");
-    assert!(
-        out.contains("Your move: new\nA new game begins.\nYou are player 1"),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "> undo\nMove taken back.\n",
+            "Your move: new\nA new game begins.\nYou are player 1",
+        ],
     );
     // quit ends the session: the last line is never read.
     assert!(
@@ -388,12 +403,9 @@ fn wrong_language_codes_and_bad_arguments_are_refused() {
         &["play", "--lang", ""],
         &["rules", "--lang", "gr"],
     ] {
-        let (out, err, code) = rastros(args, "");
-        assert_eq!(code, 2, "{args:?}");
-        assert_eq!(out, "", "{args:?}");
         let bad = args[2];
         assert_eq!(
-            err,
+            refused(args),
             format!(
                 "rastros: error: unknown language code '{bad}' (expected one of: en, it, de, \
                  fr, es, el, pt)\n"
@@ -408,10 +420,7 @@ fn wrong_language_codes_and_bad_arguments_are_refused() {
         &["play", "--side", "3"],
         &["play", "--level", "hard"],
     ] {
-        let (out, err, code) = rastros(args, "");
-        assert_eq!(code, 2, "{args:?}: {err}");
-        assert_eq!(out, "", "{args:?}");
-        assert!(!err.is_empty(), "{args:?}");
+        assert!(!refused(args).is_empty(), "{args:?}");
     }
 }
 
@@ -439,10 +448,12 @@ fn the_welcome_names_the_board_without_an_article_to_agree() {
     );
     // The goal a1 is a legal move on 3x3: it keeps its number, as the legend says.
     let out = play(&["--board", "3x3"], "");
-    assert!(out.contains("1 1 * *   1 = goal of player 1\n"), "{out}");
-    assert!(
-        out.contains("Legal moves: a1 b1 c1 a2 c2 a3 b3 c3\n"),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "1 1 * *   1 = goal of player 1\n",
+            "Legal moves: a1 b1 c1 a2 c2 a3 b3 c3\n",
+        ],
     );
     assert!(
         out.contains(
@@ -482,9 +493,14 @@ fn commands_and_cells_are_read_in_any_letter_case_as_the_help_says() {
         "{out}"
     );
     assert!(!out.contains("exactly"), "{out}");
-    assert!(out.contains("Your move: C2\n  a b c d e\n"), "{out}");
-    assert!(out.contains("Your move: UnDo\nMove taken back.\n"), "{out}");
-    assert!(out.contains("Your move: N\n  a b c d e\n"), "{out}");
+    assert_says(
+        &out,
+        &[
+            "Your move: C2\n  a b c d e\n",
+            "Your move: UnDo\nMove taken back.\n",
+            "Your move: N\n  a b c d e\n",
+        ],
+    );
     assert!(
         out.ends_with("Your move: QUIT\nGoodbye, and thanks for playing!\n"),
         "{out}"
@@ -510,18 +526,15 @@ fn commands_and_cells_are_read_in_any_letter_case_as_the_help_says() {
     }
 }
 
+/// 8x8 from d4 with the computer to move first: minutes to solve, so its answer comes from
+/// the time limit (or is cut short by Ctrl-C).
+const EIGHT_COMPUTER_FIRST: [&str; 6] = ["--board", "8x8", "--start", "d4", "--side", "2"];
+
 #[test]
 fn no_answer_waits_past_the_time_limit() {
     // 8x8 takes minutes to solve from its start: 300 ms per answer, then the strong search.
     let clock = Instant::now();
-    let mut cmd = common::command(&[
-        "play",
-        "--board",
-        "8x8",
-        "--start",
-        "d4",
-        "--side",
-        "2",
+    let settings = [
         "--move-time-ms",
         "300",
         "--hash-mb",
@@ -530,7 +543,9 @@ fn no_answer_waits_past_the_time_limit() {
         "1",
         "--seed",
         "1",
-    ]);
+    ];
+    let mut cmd =
+        crate::common::command(&[&["play"], &EIGHT_COMPUTER_FIRST[..], &settings].concat());
     cmd.stdin(Stdio::piped());
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().unwrap();
@@ -540,7 +555,7 @@ fn no_answer_waits_past_the_time_limit() {
         .unwrap()
         .write_all(b"hint\nc2\nhint\nquit\n")
         .unwrap();
-    let run = common::wait(child, common::TIME_LIMIT);
+    let run = crate::common::wait(child, crate::common::TIME_LIMIT);
     assert!(!run.timed_out && run.code == Some(0), "{run:?}");
     assert!(
         clock.elapsed() < Duration::from_secs(20),
@@ -571,8 +586,7 @@ fn no_answer_waits_past_the_time_limit() {
     assert!(!out.contains("No exact"), "{out}");
     // The limit is a positive number of milliseconds, up to ten minutes.
     for bad in ["0", "-1", "600001", "1s"] {
-        let (out, err, code) = rastros(&["play", "--move-time-ms", bad], "");
-        assert_eq!((code, out.as_str()), (2, ""), "{bad}: {err}");
+        refused(&["play", "--move-time-ms", bad]);
     }
     let (help, _, _) = rastros(&["play", "--help"], "");
     assert!(
@@ -594,7 +608,7 @@ impl Live {
     fn spawn(args: &[&str]) -> Live {
         let mut all = vec!["play", "--hash-mb", "16", "--threads", "1", "--seed", "1"];
         all.extend_from_slice(args);
-        let mut child = common::command(&all)
+        let mut child = crate::common::command(&all)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -633,7 +647,7 @@ impl Live {
         let clock = Instant::now();
         while !self.out.lock().unwrap().ends_with(text) {
             assert!(
-                clock.elapsed() < common::TIME_LIMIT,
+                clock.elapsed() < crate::common::TIME_LIMIT,
                 "no {text:?} in {}",
                 self.out.lock().unwrap()
             );
@@ -686,18 +700,8 @@ fn ctrl_c_at_the_prompt_says_goodbye_and_exits_with_130() {
 #[test]
 fn ctrl_c_stops_the_computer_at_once() {
     // 8x8 from d4 takes minutes to solve, and the time limit is ten minutes.
-    let live = Live::spawn(&[
-        "--board",
-        "8x8",
-        "--start",
-        "d4",
-        "--side",
-        "2",
-        "--move-time-ms",
-        "600000",
-        "--lang",
-        "de",
-    ]);
+    let settings = ["--move-time-ms", "600000", "--lang", "de"];
+    let live = Live::spawn(&[&EIGHT_COMPUTER_FIRST[..], &settings].concat());
     live.wait_for("Der Computer denkt nach ...\n");
     std::thread::sleep(Duration::from_millis(300));
     let (out, err, code, took) = live.interrupt();
@@ -768,11 +772,13 @@ fn nine_by_nine_is_drawn_and_played_against_the_strong_level() {
         &["--board", "9x9", "--level", "strong", "--side", "1"],
         &script,
     );
-    assert!(out.contains("The board is 9x9."), "{out}");
-    assert!(out.contains("\n  a b c d e f g h i\n"), "{out}");
-    assert!(
-        out.contains("\n9 . . . . . . . . 2   2 = goal of player 2\n"),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "The board is 9x9.",
+            "\n  a b c d e f g h i\n",
+            "\n9 . . . . . . . . 2   2 = goal of player 2\n",
+        ],
     );
     assert!(
         out.contains("\n5 . . . . @ . . . .\n") || out.contains("\n5 . . . * @ * . . .\n"),
@@ -784,22 +790,62 @@ fn nine_by_nine_is_drawn_and_played_against_the_strong_level() {
     );
     assert!(out.contains("wins"), "the game ends: {out}");
     let out = play(&["--board", "11x11", "--level", "strong"], "e5\nquit\n");
-    assert!(
-        out.contains("\n11 . . . . . . . . . . 2   2 = goal of player 2\n"),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "\n11 . . . . . . . . . . 2   2 = goal of player 2\n",
+            "moves the snail to",
+        ],
     );
-    assert!(out.contains("moves the snail to"), "{out}");
-    let (out, err, code) = rastros(&["play", "--board", "12x12"], "");
-    assert_eq!((code, out.as_str()), (2, ""));
+    let err = refused(&["play", "--board", "12x12"]);
     assert!(err.contains("12x12") && err.contains("128"), "{err}");
-    let (out, err, code) = rastros(
-        &["play", "--board", "9x9", "--book", "tables/7x7-d4.book"],
-        "",
-    );
-    assert_eq!((code, out.as_str()), (2, ""), "{err}");
     assert_eq!(
-        err,
+        refused(&["play", "--board", "9x9", "--book", "tables/7x7-d4.book"]),
         "rastros: error: --book tables/7x7-d4.book: books hold boards of at most 64 cells, and \
          9x9 has 81\n"
+    );
+}
+
+#[test]
+fn play_refuses_a_book_from_another_start() {
+    let tmp = scratch();
+    let book = tmp.path().join("c3.book");
+    build_book(&book, 2);
+    fails_with(
+        &[
+            "play",
+            "--board",
+            "5x5",
+            "--start",
+            "b3",
+            "--book",
+            s(&book),
+        ],
+        "cannot help this game",
+    );
+    fails_with(
+        &[
+            "play",
+            "--board",
+            "6x6",
+            "--start",
+            "c3",
+            "--book",
+            s(&book),
+        ],
+        "wrong board",
+    );
+}
+
+#[test]
+fn play_names_the_start_argument_as_solve_does() {
+    fails_with(
+        &["play", "--board", "8x8"],
+        "rastros: error: the 8x8 board has no centre cell: name the start with --start (for \
+         example --start d4)\n",
+    );
+    fails_with(
+        &["play", "--start", "a1"],
+        "--start: the snail cannot start on the goal",
     );
 }

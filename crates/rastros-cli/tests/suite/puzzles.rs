@@ -2,9 +2,7 @@
 //! and table size, `--merge` adds to a file and nothing else writes over one, `--json`, and
 //! one clear error for bad arguments and bad files.
 
-mod common;
-
-use common::{fails_with, json, ok, scratch};
+use crate::common::{fails_with, json, ok, scratch};
 
 /// The arguments of a small 6x6 run writing `out`.
 fn args<'a>(out: &'a str, seed: &'a str, threads: &'a str, hash: &'a str) -> Vec<&'a str> {

@@ -1,12 +1,18 @@
-//! `rastros book` and `rastros survey` from the outside: probe --json, exit codes and
-//! messages for books that do not cover a position or are damaged, export and import,
-//! resuming a stopped build, and the survey files.
+//! `rastros book`: probe --json against solve, exit codes and messages for books that do
+//! not cover a position or are damaged or forged, export and import (and the export's
+//! lines named in errors), resuming a stopped build and refusing a damaged build
+//! checkpoint, and output to a closed pipe or a failing standard error.
 
-mod common;
-
+use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{command, fails, ok, s, scratch};
+use rastros_core::{Board, Position};
+use rastros_solver::Value;
+
+use crate::common::{
+    build_book, command, dev_full, fails, fails_with, json, ok, rastros, s, scratch, wait,
+    TIME_LIMIT,
+};
 
 fn build(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     build_book_of(dir, name, &["--board", "5x5", "--depth", "4"], extra)
@@ -182,137 +188,6 @@ fn export_import_and_resume() {
         std::fs::read(&book).unwrap(),
         std::fs::read(&resumed).unwrap()
     );
-}
-
-#[test]
-fn survey_writes_and_merges_its_files() {
-    let tmp = scratch();
-    let dir = tmp.path();
-    ok(&[
-        "survey",
-        "--max-side",
-        "4",
-        "--out",
-        s(dir),
-        "--hash-mb",
-        "8",
-    ]);
-    let csv = std::fs::read_to_string(dir.join("survey.csv")).unwrap();
-    assert_eq!(csv.lines().next(), Some("width,height,start,value,dte"));
-    // 3x3, 3x4, 4x3 and 4x4 without their goals.
-    assert_eq!(csv.lines().count(), 1 + 7 + 10 + 10 + 14);
-    assert!(csv.contains("\n3,3,b2,win,1\n"));
-    let md = std::fs::read_to_string(dir.join("survey.md")).unwrap();
-    assert!(md.contains("### 4x4"));
-    // Without --merge a survey already there is refused, and left as it was.
-    let err = fails(&["survey", "--boards", "3x3", "--out", s(dir)]);
-    assert!(
-        err.contains("survey.csv is already there") && err.contains("--merge"),
-        "{err}"
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.join("survey.csv")).unwrap(),
-        csv
-    );
-    // Add one 5x5 start cell to what is there.
-    ok(&[
-        "survey",
-        "--boards",
-        "5x5",
-        "--starts",
-        "c3",
-        "--merge",
-        "--out",
-        s(dir),
-        "--hash-mb",
-        "8",
-    ]);
-    let csv = std::fs::read_to_string(dir.join("survey.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 1 + 41 + 1);
-    assert!(csv.ends_with("5,5,c3,win,17\n"), "{csv}");
-    // The value alone (no time for the DTE) does not replace the full row...
-    let value_only = [
-        "survey",
-        "--boards",
-        "5x5",
-        "--starts",
-        "c3,b4",
-        "--dte-time-limit",
-        "0",
-        "--merge",
-        "--out",
-        s(dir),
-        "--hash-mb",
-        "8",
-    ];
-    ok(&value_only);
-    let csv = std::fs::read_to_string(dir.join("survey.csv")).unwrap();
-    assert!(csv.ends_with("5,5,c3,win,17\n5,5,b4,win,\n"), "{csv}");
-    let md = std::fs::read_to_string(dir.join("survey.md")).unwrap();
-    assert!(md.contains("| **4** | · | W |"), "{md}");
-    // --json prints the rows surveyed, named as the other commands name boards.
-    let mut with_json = value_only.to_vec();
-    with_json.push("--json");
-    let rows: serde_json::Value = serde_json::from_str(&ok(&with_json)).unwrap();
-    assert_eq!(rows.as_array().unwrap().len(), 2, "{rows}");
-    let c3 = &rows[0];
-    assert_eq!(
-        (c3["board"].as_str(), c3["start"].as_str()),
-        (Some("5x5"), Some("c3"))
-    );
-    assert_eq!(
-        (c3["width"].as_u64(), c3["value"].as_str()),
-        (Some(5), Some("win"))
-    );
-    assert!(
-        c3["dte"].is_null() && c3["value_seconds"].is_number(),
-        "{rows}"
-    );
-}
-
-#[test]
-fn a_killed_survey_keeps_every_finished_row() {
-    let tmp = scratch();
-    let dir = tmp.path();
-    let mut child = command(&[
-        "survey",
-        "--boards",
-        "7x7",
-        "--hash-mb",
-        "16",
-        "--out",
-        s(dir),
-    ])
-    .stderr(std::process::Stdio::null())
-    .spawn()
-    .unwrap();
-    // Wait for the first rows, then kill the survey without warning.
-    let csv = dir.join("survey.csv");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    let rows = loop {
-        let text = std::fs::read_to_string(&csv).unwrap_or_default();
-        if text.lines().count() >= 3 || std::time::Instant::now() > deadline {
-            break text;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let text = std::fs::read_to_string(&csv).unwrap();
-    assert!(text.lines().count() >= 3, "{rows}");
-    assert!(
-        text.starts_with("width,height,start,value,dte\n7,7,b1,win,1\n"),
-        "{text}"
-    );
-    // The file is whole: every row parses (a value and a DTE) and the grid was written too.
-    for line in text.lines().skip(1) {
-        let fields: Vec<&str> = line.split(',').collect();
-        assert_eq!(fields.len(), 5, "{line}");
-        assert!(fields[4].parse::<u32>().is_ok(), "{line}");
-    }
-    assert!(std::fs::read_to_string(dir.join("survey.md"))
-        .unwrap()
-        .contains("### 7x7"));
 }
 
 /// Builds the 4x4 book from b2, 4 plies deep, into `dir/name`.
@@ -568,4 +443,206 @@ fn forged_books_are_refused_by_probe_and_by_the_server() {
     // The book as built passes all three.
     ok(&["book", "probe", s(&book), "--json"]);
     assert!(rastros_server::load_book(Some(&book)).unwrap().is_some());
+}
+
+#[test]
+fn a_damaged_book_build_checkpoint_is_refused() {
+    let tmp = scratch();
+    let out = tmp.path().join("b.book");
+    let build = [
+        "book",
+        "build",
+        "--board",
+        "5x5",
+        "--depth",
+        "4",
+        "--hash-mb",
+        "8",
+        "--stop-after",
+        "50",
+        "--out",
+        s(&out),
+    ];
+    fails_with(&build, "run the same command again to resume");
+    let ckpt = tmp.path().join("b.book.ckpt");
+    let mut bytes = fs::read(&ckpt).unwrap();
+    assert_eq!(
+        (bytes.len() - 27) % 28,
+        0,
+        "27-byte header, 28-byte records"
+    );
+    // The value byte of the tenth record.
+    bytes[27 + 9 * 28 + 10] ^= 1;
+    fs::write(&ckpt, &bytes).unwrap();
+    // The error names the record and points to --restart, which starts over.
+    let err = fails(&build);
+    assert!(
+        err.contains("record 9: the checksum does not match")
+            && err.ends_with(": start over with --restart\n"),
+        "{err}"
+    );
+    let mut fresh = build.to_vec();
+    fresh.retain(|a| *a != "--stop-after" && *a != "50");
+    fresh.push("--restart");
+    ok(&fresh);
+    ok(&["book", "info", s(&out)]);
+}
+
+#[test]
+fn book_info_checks_every_entry_against_its_children() {
+    use rastros_solver::book::{Book, BookEntry};
+    let tmp = scratch();
+    let good = tmp.path().join("b.book");
+    build_book(&good, 3);
+    let info = json(&["book", "info", s(&good), "--json"]);
+    assert!(info["entries_checked_against_children"].as_u64().unwrap() > 0);
+    // The start's entry says the other value: the checksums are right, the book is not.
+    let book = Book::open(&good).unwrap();
+    let start = book.start();
+    let key = book.probe(&start).unwrap().entry.key;
+    let entries: Vec<BookEntry> = book
+        .entries()
+        .iter()
+        .map(|e| {
+            let mut e = *e;
+            if e.key == key {
+                e.value = if e.value == Value::Win {
+                    Value::Loss
+                } else {
+                    Value::Win
+                };
+            }
+            e
+        })
+        .collect();
+    let bad = tmp.path().join("bad.book");
+    Book::from_entries(start, book.depth(), entries)
+        .unwrap()
+        .save(&bad)
+        .unwrap();
+    let err = fails(&["book", "info", s(&bad)]);
+    assert!(
+        err.contains("bad.book") && err.contains("its children give"),
+        "{err}"
+    );
+}
+
+#[test]
+fn book_import_names_the_input_line_a_bom_a_csv_and_invalid_utf8() {
+    let tmp = scratch();
+    let book = tmp.path().join("b.book");
+    build_book(&book, 2);
+    let jsonl = tmp.path().join("b.jsonl");
+    ok(&["book", "export", s(&book), "--out", s(&jsonl)]);
+    let text = fs::read_to_string(&jsonl).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let out = tmp.path().join("back.book");
+    let import = |name: &str, bytes: &[u8]| {
+        let file = tmp.path().join(name);
+        fs::write(&file, bytes).unwrap();
+        rastros(&["book", "import", s(&file), "--out", s(&out)])
+    };
+    // A bad value on line 5 of the file (whatever its sorted place).
+    let mut bad = lines.clone();
+    let edited = bad[4]
+        .replace("\"value\":\"win\"", "\"value\":\"draw\"")
+        .replace("\"value\":\"loss\"", "\"value\":\"draw\"");
+    bad[4] = &edited;
+    let run = import("bad.jsonl", (bad.join("\n") + "\n").as_bytes());
+    assert!(
+        run.stderr
+            .contains("bad.jsonl: invalid book: line 5: value 'draw'"),
+        "{}",
+        run.stderr
+    );
+    // A repeated entry names both lines.
+    let mut twice = lines.clone();
+    twice.push(lines[3]);
+    let run = import("twice.jsonl", (twice.join("\n") + "\n").as_bytes());
+    assert!(
+        run.stderr.contains(&format!(
+            "line {}: the same position as line 4",
+            lines.len() + 1
+        )),
+        "{}",
+        run.stderr
+    );
+    // A byte order mark is accepted.
+    let run = import("bom.jsonl", &[b"\xef\xbb\xbf", text.as_bytes()].concat());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(fs::read(&out).unwrap(), fs::read(&book).unwrap());
+    // A CSV export is named as such.
+    let csv = tmp.path().join("b.csv");
+    ok(&[
+        "book",
+        "export",
+        s(&book),
+        "--format",
+        "csv",
+        "--out",
+        s(&csv),
+    ]);
+    let run = rastros(&["book", "import", s(&csv), "--out", s(&out)]);
+    assert!(
+        run.stderr.contains("this is a CSV export"),
+        "{}",
+        run.stderr
+    );
+    // Invalid UTF-8 names the file and the line.
+    let mut broken = text.clone().into_bytes();
+    let third = lines[0].len() + lines[1].len() + 2;
+    broken.insert(third + 3, 0xff);
+    let run = import("broken.jsonl", &broken);
+    assert!(
+        run.stderr.contains("broken.jsonl") && run.stderr.contains("line 3: not valid UTF-8"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_book_build_with_a_failing_standard_error_still_writes_its_book() {
+    let tmp = scratch();
+    let out = tmp.path().join("b.book");
+    let mut cmd = command(&[
+        "book",
+        "build",
+        "--board",
+        "5x5",
+        "--depth",
+        "3",
+        "--out",
+        s(&out),
+        "--hash-mb",
+        "8",
+    ]);
+    cmd.stderr(dev_full());
+    cmd.stdout(std::process::Stdio::piped());
+    let run = wait(cmd.spawn().unwrap(), TIME_LIMIT);
+    assert_eq!(run.code, Some(0));
+    let board = Board::new(5, 5).unwrap();
+    let book = rastros_solver::Book::open(&out).unwrap();
+    assert_eq!(book.start(), Position::centre(board).unwrap());
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    let tmp = scratch();
+    let book = tmp.path().join("b.book");
+    build_book(&book, 5);
+    // Like `rastros book export b.book | head -1`: the reader closes the pipe at once.
+    let mut cmd = command(&["book", "export", s(&book)]);
+    cmd.stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    drop(child.stdout.take());
+    let run = wait(child, TIME_LIMIT);
+    assert!(!run.panicked(), "{}", run.stderr);
+    // Ended by SIGPIPE, as a Unix tool is, or by the error naming standard output.
+    assert!(
+        run.code.is_none() || (run.code == Some(2) && run.stderr.contains("standard output")),
+        "{:?}: {}",
+        run.code,
+        run.stderr
+    );
 }
