@@ -6,9 +6,46 @@
 
 pub use rastros_testing::{random_line, random_moves, reachable, rng, solver, solver_with, Brute};
 
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use proptest::test_runner::{Config as ProptestConfig, FileFailurePersistence};
 use rand::rngs::ChaCha8Rng;
 use rastros_core::{Board, Player, Position, Word};
-use rastros_solver::{Mode, Solver};
+use rastros_solver::{Mode, Solver, SolverConfig};
+
+/// A solver for `board` with `threads` threads and a table of `hash_mb` MiB (answers
+/// depend on neither).
+pub fn sized<W: Word>(board: &'static Board<W>, threads: usize, hash_mb: usize) -> Solver<W> {
+    solver_with(
+        board,
+        SolverConfig {
+            hash_mb,
+            threads,
+            ..SolverConfig::default()
+        },
+    )
+}
+
+/// A fresh path for one test's scratch directory, not yet created: unique in the run (the
+/// process id and a counter), since every subject's tests share one process.
+pub fn scratch(name: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "rastros-solver-tests-{}-{n}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// [`scratch`], created empty.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
 
 pub fn player_one() -> Player {
     Player::One
@@ -73,4 +110,18 @@ pub fn random_positions<W: Word>(
             (!pos.is_over() && small).then_some((i, pos))
         })
         .collect()
+}
+
+/// The property tests' settings: `cases` cases, and the seeds of past failures read from
+/// and written to the file beside the module that holds the test (`parsers.rs` ->
+/// `parsers.proptest-regressions`). Proptest's default would look under
+/// `tests/proptest-regressions/` once it finds the binary's `main.rs`.
+pub fn proptest_config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..ProptestConfig::default()
+    }
 }

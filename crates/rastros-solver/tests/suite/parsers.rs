@@ -4,11 +4,9 @@
 //! again, it is the same). Besides random bytes, each gets valid texts with random edits, so
 //! the checks deep inside the formats are reached too.
 
-mod common;
-
 use std::sync::OnceLock;
 
-use common::solver;
+use crate::common::solver;
 use proptest::prelude::*;
 use rastros_core::{parse_board, Board, BoardSize, Cell, Position};
 use rastros_solver::book::{export, Book, BookBuilder, BuildOutcome};
@@ -151,7 +149,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::proptest_config(256))]
 
     #[test]
     fn cells(s in ".{0,6}|[a-z][0-9]{1,3}") {

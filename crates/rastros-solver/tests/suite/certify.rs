@@ -3,9 +3,7 @@
 //! their checksums recomputed, so that only the proof is wrong) are refused; damaged and
 //! random files are refused with a message and never make the verifier panic.
 
-mod common;
-
-use common::{rng, solver, Brute};
+use crate::common::{rng, solver, Brute};
 use proptest::prelude::*;
 use rand::RngExt;
 use rastros_core::{Board, Player, Position, Word};
@@ -300,7 +298,7 @@ fn random_cert(w: u32, h: u32, seed: u64) -> (Certificate, Position) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::proptest_config(64))]
 
     #[test]
     fn random_certificates_verify((w, h, seed) in arb_line()) {
@@ -408,7 +406,7 @@ fn certificates_past_64_cells_verify_and_name_the_brute_force_winner() {
         for i in 0..400 {
             let start = Position::start(board, board.cell(starts[i * 7 % starts.len()])).unwrap();
             let plies = board.size() as usize / 2 + i % (board.size() as usize / 3);
-            let (pos, moves) = common::random_moves(&start, plies, &mut rng);
+            let (pos, moves) = crate::common::random_moves(&start, plies, &mut rng);
             if pos.is_over() || board.reachable(pos.free(), pos.snail()).len() > 16 {
                 continue;
             }
@@ -438,7 +436,7 @@ fn version_2_win_records_are_read_as_written() {
     let start = Position::start(board, "e5".parse().unwrap()).unwrap();
     let mut rng = rng(0x0002_ce27);
     let cert = loop {
-        let (pos, moves) = common::random_moves(&start, 60, &mut rng);
+        let (pos, moves) = crate::common::random_moves(&start, 60, &mut rng);
         if pos.is_over() || board.reachable(pos.free(), pos.snail()).len() > 16 {
             continue;
         }

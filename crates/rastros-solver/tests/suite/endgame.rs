@@ -1,9 +1,7 @@
 //! The goal-free endgame (maximum matching) against plain search, and the solver with and
 //! without it.
 
-mod common;
-
-use common::{assert_same_answer, random_line, reachable, rng, solver_with, Brute};
+use crate::common::{assert_same_answer, random_line, reachable, rng, solver_with, Brute};
 use rastros_core::{Board, Position};
 use rastros_solver::{Solver, SolverConfig, Value};
 
