@@ -7,7 +7,7 @@ use rastros_core::{
 };
 
 /// The example of the format's definition (issue 51): five moves from e5 on 8x8.
-const EXAMPLE: &str = include_str!("data/example.game");
+const EXAMPLE: &str = include_str!("../data/example.game");
 
 fn e5() -> Position {
     Position::start(Board::new(8, 8).unwrap(), "e5".parse().unwrap()).unwrap()
@@ -342,7 +342,7 @@ fn random_game(start: Position, choices: &[u32]) -> GameFile {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(crate::common::proptest_config(500))]
 
     /// Every legal 8x8 game from any start round-trips byte for byte, and its drawing is
     /// the board its moves leave.

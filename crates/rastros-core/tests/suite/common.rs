@@ -1,7 +1,10 @@
-//! A deliberately naive reference implementation of the rules: a grid of booleans, the
-//! eight directions spelled out, no bitboards. Tests compare the real implementation to it.
+//! What the core crate's tests share: a deliberately naive reference implementation of the
+//! rules (a grid of booleans, the eight directions spelled out, no bitboards) that tests
+//! compare the real implementation to, and the property tests' settings.
 
 #![allow(dead_code)]
+
+use proptest::test_runner::{Config as ProptestConfig, FileFailurePersistence};
 
 /// A position of the reference implementation.
 #[derive(Clone, Debug)]
@@ -113,29 +116,16 @@ pub fn ref_cell(name: &str) -> (i32, i32) {
     ((b[0] - b'a') as i32, name[1..].parse::<i32>().unwrap() - 1)
 }
 
-/// Brute-force maximum matching size of the graph `adj` induced on `vertices`: the lowest
-/// vertex is either left unmatched or matched along one of its edges (plain recursion,
-/// memoised on the vertex set). Self loops are ignored.
-pub fn brute_matching(
-    vertices: u64,
-    adj: &[u64; 64],
-    memo: &mut std::collections::HashMap<u64, u32>,
-) -> u32 {
-    if vertices == 0 {
-        return 0;
+/// The property tests' settings: `cases` cases, and the seeds of past failures read from
+/// and written to the file beside the module that holds the test (`rules.rs` ->
+/// `rules.proptest-regressions`). Proptest's default would look under
+/// `tests/proptest-regressions/` once it finds the binary's `main.rs`.
+pub fn proptest_config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..ProptestConfig::default()
     }
-    if let Some(&r) = memo.get(&vertices) {
-        return r;
-    }
-    let v = vertices.trailing_zeros();
-    let rest = vertices & !(1u64 << v);
-    let mut best = brute_matching(rest, adj, memo);
-    let mut nb = adj[v as usize] & rest;
-    while nb != 0 {
-        let u = nb.trailing_zeros();
-        nb &= nb - 1;
-        best = best.max(1 + brute_matching(rest & !(1u64 << u), adj, memo));
-    }
-    memo.insert(vertices, best);
-    best
 }

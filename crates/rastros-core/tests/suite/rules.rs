@@ -1,9 +1,7 @@
 //! Facts of the game checked on random legal games over random board sizes (proptest),
-//! against the naive reference in `tests/common`.
+//! against the naive reference in `common`.
 
-mod common;
-
-use common::RefPos;
+use crate::common::RefPos;
 use proptest::prelude::*;
 use rastros_core::{
     Bitboard, Board, Cell, EndReason, Outcome, PartsError, Player, Position, PositionParseError,
@@ -35,7 +33,7 @@ fn start(board: &'static Board, seed: u32) -> Position {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(crate::common::proptest_config(400))]
 
     #[test]
     fn random_games_obey_the_rules(((w, h), seed, choices) in game()) {
@@ -101,7 +99,7 @@ proptest! {
             }
             let name = &ours[choice as usize % ours.len()];
             pos = pos.play(name.parse().unwrap()).unwrap();
-            reference = reference.play(common::ref_cell(name));
+            reference = reference.play(crate::common::ref_cell(name));
         }
     }
 

@@ -9,12 +9,7 @@ use proptest::prelude::*;
 use proptest::sample::subsequence;
 use rastros_core::matching::{maximum_matching, tutte_berge_set};
 
-mod common;
-use common::brute_matching;
-
-fn bit(v: u8) -> u64 {
-    1u64 << v
-}
+use super::{bit, brute_matching};
 
 /// Number of components of odd size of the graph induced on `vertices`.
 fn odd_components(mut vertices: u64, adj: &[u64; 64]) -> u32 {
@@ -94,7 +89,7 @@ fn check(vertices: u64, adj: &[u64; 64]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::proptest_config(600))]
 
     #[test]
     fn tutte_berge_set_proves_the_matching_number((vertices, adj) in arb_graph(12)) {
