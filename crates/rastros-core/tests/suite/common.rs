@@ -1,10 +1,8 @@
 //! What the core crate's tests share: a deliberately naive reference implementation of the
 //! rules (a grid of booleans, the eight directions spelled out, no bitboards) that tests
-//! compare the real implementation to, and the property tests' settings.
+//! compare the real implementation to.
 
 #![allow(dead_code)]
-
-use proptest::test_runner::{Config as ProptestConfig, FileFailurePersistence};
 
 /// A position of the reference implementation.
 #[derive(Clone, Debug)]
@@ -114,18 +112,4 @@ impl RefPos {
 pub fn ref_cell(name: &str) -> (i32, i32) {
     let b = name.as_bytes();
     ((b[0] - b'a') as i32, name[1..].parse::<i32>().unwrap() - 1)
-}
-
-/// The property tests' settings: `cases` cases, and the seeds of past failures read from
-/// and written to the file beside the module that holds the test (`rules.rs` ->
-/// `rules.proptest-regressions`). Proptest's default would look under
-/// `tests/proptest-regressions/` once it finds the binary's `main.rs`.
-pub fn proptest_config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
-        ..ProptestConfig::default()
-    }
 }

@@ -342,7 +342,7 @@ fn random_game(start: Position, choices: &[u32]) -> GameFile {
 }
 
 proptest! {
-    #![proptest_config(crate::common::proptest_config(500))]
+    #![proptest_config(ProptestConfig::with_cases(500))]
 
     /// Every legal 8x8 game from any start round-trips byte for byte, and its drawing is
     /// the board its moves leave.

@@ -163,7 +163,12 @@ fn print_reference_table() {
     for case in cases() {
         println!("case {} {} {}", case.board, case.start, case.moves);
         let reference = reference(&case);
-        let max = case.expected.iter().map(|&(depth, _)| depth).max().unwrap_or(0);
+        let max = case
+            .expected
+            .iter()
+            .map(|&(depth, _)| depth)
+            .max()
+            .unwrap_or(0);
         for depth in 0..=max {
             println!("perft {depth} {}", reference.perft(depth));
         }

@@ -33,7 +33,7 @@ fn start(board: &'static Board, seed: u32) -> Position {
 }
 
 proptest! {
-    #![proptest_config(crate::common::proptest_config(400))]
+    #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
     fn random_games_obey_the_rules(((w, h), seed, choices) in game()) {

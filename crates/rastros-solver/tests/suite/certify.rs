@@ -298,7 +298,7 @@ fn random_cert(w: u32, h: u32, seed: u64) -> (Certificate, Position) {
 }
 
 proptest! {
-    #![proptest_config(crate::common::proptest_config(64))]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn random_certificates_verify((w, h, seed) in arb_line()) {

@@ -9,7 +9,6 @@ pub use rastros_testing::{random_line, random_moves, reachable, rng, solver, sol
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use proptest::test_runner::{Config as ProptestConfig, FileFailurePersistence};
 use rand::rngs::ChaCha8Rng;
 use rastros_core::{Board, Player, Position, Word};
 use rastros_solver::{Mode, Solver, SolverConfig};
@@ -110,18 +109,4 @@ pub fn random_positions<W: Word>(
             (!pos.is_over() && small).then_some((i, pos))
         })
         .collect()
-}
-
-/// The property tests' settings: `cases` cases, and the seeds of past failures read from
-/// and written to the file beside the module that holds the test (`parsers.rs` ->
-/// `parsers.proptest-regressions`). Proptest's default would look under
-/// `tests/proptest-regressions/` once it finds the binary's `main.rs`.
-pub fn proptest_config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
-        ..ProptestConfig::default()
-    }
 }

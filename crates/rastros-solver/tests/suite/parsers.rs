@@ -149,7 +149,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 proptest! {
-    #![proptest_config(crate::common::proptest_config(256))]
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
     fn cells(s in ".{0,6}|[a-z][0-9]{1,3}") {

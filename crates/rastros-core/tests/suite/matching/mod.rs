@@ -256,7 +256,7 @@ fn arb_graph(min_n: usize, max_n: usize) -> impl Strategy<Value = (u64, [u64; 64
 // ---------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(crate::common::proptest_config(400))]
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     #[test]
     fn matching_matches_brute_force((vertices, adj, verts) in arb_graph(1, 12)) {
@@ -277,7 +277,7 @@ proptest! {
 // ---------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(crate::common::proptest_config(400))]
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     #[test]
     fn geography_matches_brute_force(
@@ -311,7 +311,7 @@ fn arb_king_subset() -> impl Strategy<Value = (u8, u8, Vec<u8>)> {
 }
 
 proptest! {
-    #![proptest_config(crate::common::proptest_config(300))]
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
     #[test]
     fn king_subsets_match_brute_force((w, h, cells) in arb_king_subset(), pick in any::<Index>()) {
@@ -331,7 +331,7 @@ proptest! {
 // ---------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(crate::common::proptest_config(150))]
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
 
     #[test]
     fn large_graphs_match_tutte_rank((vertices, adj, verts) in arb_graph(13, 64), seed in any::<u64>(), pick in any::<Index>()) {

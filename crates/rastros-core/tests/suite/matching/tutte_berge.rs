@@ -89,7 +89,7 @@ fn check(vertices: u64, adj: &[u64; 64]) {
 }
 
 proptest! {
-    #![proptest_config(crate::common::proptest_config(600))]
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
 
     #[test]
     fn tutte_berge_set_proves_the_matching_number((vertices, adj) in arb_graph(12)) {
