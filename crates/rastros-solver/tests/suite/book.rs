@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::common::{scratch_dir, solver};
+use crate::common::{config, scratch_dir, solver};
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 use rastros_core::{Bitboard, Board, Position};
@@ -13,7 +13,7 @@ use rastros_solver::book::{
     checkpoint_path, export, key_position, Book, BookBuilder, BookError, BuildError, BuildOutcome,
     ChecksumPart, ProbeError, Strategy, HEADER_LEN,
 };
-use rastros_solver::{canonical, Mode, Solver, SolverConfig};
+use rastros_solver::{canonical, Mode, Solver};
 
 fn start(board: &'static Board, cell: &str) -> Position {
     Position::start(board, cell.parse().unwrap()).unwrap()
@@ -461,15 +461,7 @@ fn the_committed_7x7_book_loads_and_agrees_with_the_solver() {
         .collect();
     assert_eq!((hit.value.as_str(), hit.dte), ("win", 37));
     assert_eq!(names, ["c3", "e5"]);
-    let solver = Solver::new(
-        board,
-        SolverConfig {
-            hash_mb: 64,
-            threads: 1,
-            ..SolverConfig::default()
-        },
-    )
-    .unwrap();
+    let solver = Solver::new(board, config(1, 64)).unwrap();
     let mut rng = crate::common::rng(0x7777);
     for _ in 0..12 {
         let e = book.entries()[rng.random_range(0..book.len())];

@@ -3,12 +3,12 @@
 //! their checksums recomputed, so that only the proof is wrong) are refused; damaged and
 //! random files are refused with a message and never make the verifier panic.
 
-use crate::common::{rng, solver, Brute};
+use crate::common::{config, rng, solver, Brute};
 use proptest::prelude::*;
 use rand::RngExt;
 use rastros_core::{Board, Player, Position, Word};
 use rastros_solver::certify::Record;
-use rastros_solver::{canonical, certify, Certificate, Solver, SolverConfig};
+use rastros_solver::{canonical, certify, Certificate, Solver};
 use rastros_verify::{fnv1a, verify};
 
 /// Both forms of the certificate verify, with the certificate's winner and position count.
@@ -375,11 +375,7 @@ fn certificates_do_not_depend_on_threads_or_table_size() {
         let bytes: Vec<Vec<u8>> = [(1, 1), (2, 1), (1, 32), (2, 32)]
             .iter()
             .map(|&(threads, hash_mb)| {
-                let config = SolverConfig {
-                    hash_mb,
-                    threads,
-                    ..SolverConfig::default()
-                };
+                let config = config(threads, hash_mb);
                 let s = Solver::new(board, config).unwrap();
                 certify(&s, &start, &[], None).unwrap().to_bytes()
             })

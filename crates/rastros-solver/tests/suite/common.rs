@@ -13,17 +13,19 @@ use rand::rngs::ChaCha8Rng;
 use rastros_core::{Board, Player, Position, Word};
 use rastros_solver::{Mode, Solver, SolverConfig};
 
-/// A solver for `board` with `threads` threads and a table of `hash_mb` MiB (answers
-/// depend on neither).
+/// The solver's settings with `threads` threads and a table of `hash_mb` MiB (answers
+/// depend on neither), the rest as by default.
+pub fn config(threads: usize, hash_mb: usize) -> SolverConfig {
+    SolverConfig {
+        hash_mb,
+        threads,
+        ..SolverConfig::default()
+    }
+}
+
+/// A solver for `board` set up as [`config`] says.
 pub fn sized<W: Word>(board: &'static Board<W>, threads: usize, hash_mb: usize) -> Solver<W> {
-    solver_with(
-        board,
-        SolverConfig {
-            hash_mb,
-            threads,
-            ..SolverConfig::default()
-        },
-    )
+    solver_with(board, config(threads, hash_mb))
 }
 
 /// A fresh path for one test's scratch directory, not yet created: unique in the run (the

@@ -3,7 +3,7 @@
 //! deadline gives a quick inexact answer without spoiling later exact ones, and a book
 //! gives the same answers as the solver.
 
-use crate::common::solver;
+use crate::common::{config, solver};
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -15,18 +15,10 @@ use rastros_solver::book::{Book, BookBuilder, BuildOutcome};
 use rastros_solver::player::{
     best_of, strong_moves, strong_scores, Engine, EngineError, Level, MoveVerdict, STRONG_DEPTH,
 };
-use rastros_solver::{Mode, Solver, SolverConfig, Value};
-
-fn config() -> SolverConfig {
-    SolverConfig {
-        hash_mb: 16,
-        threads: 1,
-        ..SolverConfig::default()
-    }
-}
+use rastros_solver::{Mode, Solver, Value};
 
 fn new_player(board: &'static Board) -> Engine {
-    Engine::new(board, config(), None).unwrap()
+    Engine::new(board, config(1, 16), None).unwrap()
 }
 
 fn sized(w: u32, h: u32) -> &'static Board {
@@ -118,7 +110,7 @@ fn analysis_equals_the_solver_move_scores() {
             }
             // The cheaper verdict says the same, from the cache or a fresh player.
             let v = player.verdict(&pos, None).unwrap();
-            let fresh = Engine::new(board, config(), None)
+            let fresh = Engine::new(board, config(1, 16), None)
                 .unwrap()
                 .verdict(&pos, None)
                 .unwrap();
@@ -419,7 +411,7 @@ fn a_deadline_interrupts_a_long_solve_and_later_answers_stay_exact() {
         .into_iter()
         .filter(|pos| {
             let mut stats = rastros_solver::Stats::default();
-            let fresh = Solver::new(board, config()).unwrap();
+            let fresh = Solver::new(board, config(1, 16)).unwrap();
             fresh.value_with_stats(pos, &mut stats).unwrap();
             stats.nodes >= BIG
         })
@@ -489,7 +481,7 @@ fn book_backed_answers_equal_the_solver_answers() {
     let start = Position::start(board, "c3".parse().unwrap()).unwrap();
     let depth = 3;
     let book = Arc::new(build_book(start, depth));
-    let mut with_book = Engine::new(board, config(), Some(Arc::clone(&book))).unwrap();
+    let mut with_book = Engine::new(board, config(1, 16), Some(Arc::clone(&book))).unwrap();
     let mut without = new_player(board);
     let mut rng = crate::common::rng(8);
     let mut positions = vec![start];
@@ -519,7 +511,7 @@ fn book_backed_answers_equal_the_solver_answers() {
     }
     // A book of another board is refused.
     let other = Arc::new(build_book(Position::centre(sized(5, 5)).unwrap(), 1));
-    match Engine::new(board, config(), Some(other)) {
+    match Engine::new(board, config(1, 16), Some(other)) {
         Err(e @ EngineError::BookBoard { .. }) => {
             assert_eq!(
                 e.to_string(),
@@ -567,7 +559,7 @@ fn players_move_between_threads_and_share_a_book() {
     let book = Arc::new(build_book(start, 2));
     let handles: Vec<_> = (0..2)
         .map(|i| {
-            let mut p = Engine::new(board, config(), Some(Arc::clone(&book))).unwrap();
+            let mut p = Engine::new(board, config(1, 16), Some(Arc::clone(&book))).unwrap();
             send(&p);
             std::thread::spawn(move || p.choose(&start, Level::Perfect, i, None).unwrap())
         })
@@ -663,7 +655,7 @@ fn wide_boards_analysis_against_brute_force_and_every_level_plays() {
     let mut checked = 0;
     for (w, h) in [(9, 9), (2, 60), (3, 30)] {
         let board = Board::<u128>::with_word(w, h).unwrap();
-        let mut engine = Engine::new(board, config(), None).unwrap();
+        let mut engine = Engine::new(board, config(1, 16), None).unwrap();
         let mut brute = Brute::default();
         for (i, pos) in random_positions(board, 60, &mut rng) {
             let a = engine.analyze(&pos, None).unwrap();
@@ -693,7 +685,7 @@ fn wide_boards_analysis_against_brute_force_and_every_level_plays() {
     assert!(checked >= 100, "only {checked} positions");
     let book = Arc::new(build_book(Position::centre(sized(3, 3)).unwrap(), 2));
     let nine = Board::<u128>::with_word(9, 9).unwrap();
-    let err = Engine::new(nine, config(), Some(book)).unwrap_err();
+    let err = Engine::new(nine, config(1, 16), Some(book)).unwrap_err();
     assert!(matches!(err, EngineError::BookBoard { .. }), "{err}");
 }
 
@@ -711,7 +703,7 @@ const WALLED_11X11: &str =
 #[test]
 fn eleven_by_eleven_answers_within_a_deadline() {
     let board = Board::<u128>::with_word(11, 11).unwrap();
-    let mut engine = Engine::new(board, config(), None).unwrap();
+    let mut engine = Engine::new(board, config(1, 16), None).unwrap();
     let centre = Position::centre(board).unwrap();
     let c = engine.choose(&centre, Level::Strong, 1, None).unwrap();
     assert!(c.exact && centre.moves().any(|m| m == c.cell));

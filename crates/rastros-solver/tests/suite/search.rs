@@ -7,8 +7,8 @@
 //! pockets are reduced.
 
 use crate::common::{
-    assert_same_answer, check, random_line, random_positions, reachable, rng, sized, solver_with,
-    Brute,
+    assert_same_answer, check, config, random_line, random_positions, reachable, rng, sized,
+    solver_with, Brute,
 };
 use rastros_core::{Board, Position};
 use rastros_solver::{
@@ -17,10 +17,8 @@ use rastros_solver::{
 
 fn solver(board: &'static Board, threads: usize, hash_mb: usize, matching: bool) -> Solver {
     let config = SolverConfig {
-        hash_mb,
-        threads,
         matching,
-        ..SolverConfig::default()
+        ..config(threads, hash_mb)
     };
     solver_with(board, config)
 }
@@ -28,10 +26,8 @@ fn solver(board: &'static Board, threads: usize, hash_mb: usize, matching: bool)
 /// A solver that reduces pockets in regions of `pocket_min_region` cells and more.
 fn pocket_solver(board: &'static Board, threads: usize, pocket_min_region: u32) -> Solver {
     let config = SolverConfig {
-        hash_mb: 1,
-        threads,
         pocket_min_region,
-        ..SolverConfig::default()
+        ..config(threads, 1)
     };
     solver_with(board, config)
 }
@@ -196,10 +192,8 @@ fn pockets_change_no_answer_on_random_7x7_and_8x8_positions() {
     for (board, count, first) in [(Board::standard(), 40, 6), (eight, 16, 22)] {
         let with = |pocket_min_region| {
             let config = SolverConfig {
-                hash_mb: 16,
-                threads: 1,
                 pocket_min_region,
-                ..SolverConfig::default()
+                ..config(1, 16)
             };
             solver_with(board, config)
         };

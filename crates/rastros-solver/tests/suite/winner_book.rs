@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 
-use crate::common::{rng, sized};
+use crate::common::{config, rng, sized};
 use rastros_core::{Board, Outcome, Player, Position};
 use rastros_solver::book::{key_position, ChecksumPart, WinnerBook};
 use rastros_solver::player::{Engine, Level, Tables};
-use rastros_solver::{canonical, BookError, Solver, SolverConfig, Value};
+use rastros_solver::{canonical, BookError, Solver, Value};
 
 fn start(w: u32, h: u32, cell: &str) -> Position {
     Position::start(Board::new(w, h).unwrap(), cell.parse().unwrap()).unwrap()
@@ -220,11 +220,7 @@ fn engine_with_a_winners_book_wins_against_random_moves() {
             winner_books: vec![std::sync::Arc::new(book.clone())],
             solved_starts: Vec::new(),
         };
-        let config = SolverConfig {
-            hash_mb: 16,
-            threads: 1,
-            ..SolverConfig::default()
-        };
+        let config = config(1, 16);
         let mut engine = Engine::new(board, config, None)
             .unwrap()
             .with_tables(&tables);
@@ -279,11 +275,7 @@ fn committed_winner_books_are_closed_and_keep_the_win() {
 fn engine_with_committed_tables_wins_8x8() {
     let board = Board::new(8, 8).unwrap();
     let tables = Tables::load(&tables()).unwrap();
-    let config = SolverConfig {
-        hash_mb: 64,
-        threads: 1,
-        ..SolverConfig::default()
-    };
+    let config = config(1, 64);
     let mut rng = rng(11);
     for cell in ["e5", "d4"] {
         let start = Position::start(board, cell.parse().unwrap()).unwrap();

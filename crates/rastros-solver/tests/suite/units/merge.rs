@@ -12,11 +12,11 @@ use rastros_solver::units::{
     certificate_path, certify_unit, merge_dir, merge_dirs, read_split_dir, recheck_unit,
     result_path, solve_unit, split, verify_unit, write_split, Problem,
 };
-use rastros_solver::{Analysis, Mode, Solver, SolverConfig, Unit, UnitError, UnitResult, Value};
+use rastros_solver::{Analysis, Mode, Solver, Unit, UnitError, UnitResult, Value};
 use rastros_testing::other_claim;
 
 use super::{c3_6x6, same_answer, six, wide_positions};
-use crate::common::{random_line, scratch, scratch_dir, solver, solver_with, Brute};
+use crate::common::{config, random_line, scratch, scratch_dir, solver, solver_with, Brute};
 
 /// Splits `pos` into `dir` at `depth`, solves every unit with `solver` in `mode`.
 fn split_and_solve<W: Word>(
@@ -444,14 +444,7 @@ fn split_merge_past_64_cells_equals_direct_solve_and_brute_force() {
             "{pos}"
         );
         assert_eq!(merged.best_moves, Some(brute.optimal_moves(pos)), "{pos}");
-        let threads = solver_with(
-            pos.board(),
-            SolverConfig {
-                threads: 2,
-                hash_mb: 32,
-                ..SolverConfig::default()
-            },
-        );
+        let threads = solver_with(pos.board(), config(2, 32));
         let dir = scratch(&format!("wide-{i}-threads"));
         split_and_solve(&threads, pos, 2, Mode::Dte, &dir);
         let again = merge_dir::<u128>(&dir).unwrap();
