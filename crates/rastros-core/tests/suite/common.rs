@@ -2,8 +2,6 @@
 //! rules (a grid of booleans, the eight directions spelled out, no bitboards) that tests
 //! compare the real implementation to.
 
-#![allow(dead_code)]
-
 /// A position of the reference implementation.
 #[derive(Clone, Debug)]
 pub struct RefPos {

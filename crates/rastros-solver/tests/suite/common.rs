@@ -1,8 +1,6 @@
 //! What the solver's tests share: the workspace's test tools (`rastros-testing`: the
-//! brute-force reference, the seeded generator, the tests' solver) and two helpers of these
-//! tests.
-
-#![allow(dead_code, unused_imports)]
+//! brute-force reference, the seeded generator, the tests' solver), the solver settings and
+//! scratch directories of these tests, and their checks against brute force.
 
 pub use rastros_testing::{random_line, random_moves, reachable, rng, solver, solver_with, Brute};
 
@@ -10,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::rngs::ChaCha8Rng;
-use rastros_core::{Board, Player, Position, Word};
+use rastros_core::{Board, Position, Word};
 use rastros_solver::{Mode, Solver, SolverConfig};
 
 /// The solver's settings with `threads` threads and a table of `hash_mb` MiB (answers
@@ -46,10 +44,6 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     let dir = scratch(name);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-pub fn player_one() -> Player {
-    Player::One
 }
 
 /// Asserts that two solvers give the same complete answer (value, DTE, winning moves,
