@@ -28,11 +28,11 @@ fn check_resume<W: Word>(pos: &Position<W>, mode: Mode, k: usize, name: &str, se
     let whole = whole.finish().unwrap();
     same_answer(&whole, &direct, &format!("{pos} root by root"));
     // The root-by-root solve counts what the direct one counts.
-    let s = whole.stats;
+    let s = whole.stats();
     assert!(s.hits <= s.probes && s.nodes > 0, "{pos}: {s:?}");
     if searched {
         assert!(s.probes > 0, "{pos}: {s:?}");
-        assert!(direct.stats.traps > 0, "{pos}: no trap search to compare");
+        assert!(direct.stats().traps > 0, "{pos}: no trap search to compare");
         assert!(
             s.traps > 0,
             "{pos}: trap positions not counted root by root: {s:?}"
@@ -107,9 +107,9 @@ fn root_solve_in_value_mode_stops_at_a_winning_move() {
     roots.run(None).unwrap();
     assert!(roots.done() <= roots.total());
     let a = roots.finish().unwrap();
-    assert_eq!(a.value, solver.value(&pos).unwrap());
+    assert_eq!(a.value(), solver.value(&pos).unwrap());
     assert_eq!(
-        (a.dte, a.winning_moves, a.best_moves, a.pv),
+        (a.distance(), a.winning(), a.optimal(), a.line()),
         (None, None, None, None)
     );
 }
@@ -272,7 +272,7 @@ fn forged_checkpoint_entries_are_refused_naming_the_entry() {
     assert!(err.contains("move b4: no line of play"), "{err}");
 
     fs::write(&file, &good).unwrap();
-    assert_eq!(truth.value, Value::Win, "the forgery below turns a win");
+    assert_eq!(truth.value(), Value::Win, "the forgery below turns a win");
     forge_checkpoint(&file, &|e| e["value"] = "loss".into());
     let err = resume_error(&solver, &pos, Mode::Dte, &file);
     assert!(
@@ -296,7 +296,7 @@ fn forged_checkpoint_entries_are_refused_naming_the_entry() {
 #[test]
 fn flipped_values_in_a_winning_mode_checkpoint_are_refused() {
     let (pos, solver, file, a) = solved_five("checkpoint-winning", Mode::Winning);
-    assert_eq!(a.value, solver.value(&pos).unwrap());
+    assert_eq!(a.value(), solver.value(&pos).unwrap());
     for m in &Checkpoint::<u64>::load(&file).unwrap().done {
         assert_eq!(m.dte, None);
         check_claim(&pos, &m.pv, m.value, None).unwrap();

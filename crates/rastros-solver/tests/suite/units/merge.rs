@@ -237,10 +237,10 @@ fn merge_pools_directories_and_names_both_files_of_a_unit_solved_twice_different
     let b = copy_split(&dir, "pooled-b", |n| n % 2 == 1 || n == 4);
     assert!(matches!(merge_dir::<u64>(&a), Err(UnitError::Unsolved(_))));
     let pooled = merge_dirs::<u64>(&[&a, &b]).unwrap();
-    assert_eq!(pooled.analysis.value, whole.analysis.value);
-    assert_eq!(pooled.analysis.dte, whole.analysis.dte);
-    assert_eq!(pooled.analysis.best_moves, whole.analysis.best_moves);
-    assert_eq!(pooled.analysis.pv, whole.analysis.pv);
+    assert_eq!(pooled.analysis.value(), whole.analysis.value());
+    assert_eq!(pooled.analysis.distance(), whole.analysis.distance());
+    assert_eq!(pooled.analysis.optimal(), whole.analysis.optimal());
+    assert_eq!(pooled.analysis.line(), whole.analysis.line());
     // Units neither machine solved are reported in the first directory.
     fs::remove_file(result_path(&b.join(units[1].file_name().unwrap()))).unwrap();
     let UnitError::Unsolved(u) = merge_dirs::<u64>(&[&a, &b]).unwrap_err() else {
@@ -437,13 +437,22 @@ fn split_merge_past_64_cells_equals_direct_solve_and_brute_force() {
     for (i, pos) in wide_positions(3, 0x0128_5917).iter().enumerate() {
         let merged = check_split(pos, 2, Mode::Dte, &format!("wide-{i}"));
         let s = brute.score(pos);
-        assert_eq!((merged.value, merged.dte), (s.value, Some(s.dte)), "{pos}");
+
         assert_eq!(
-            merged.winning_moves,
+            (merged.value(), merged.distance()),
+            (s.value, Some(s.dte)),
+            "{pos}"
+        );
+        assert_eq!(
+            merged.winning().map(<[_]>::to_vec),
             Some(brute.winning_moves(pos)),
             "{pos}"
         );
-        assert_eq!(merged.best_moves, Some(brute.optimal_moves(pos)), "{pos}");
+        assert_eq!(
+            merged.optimal().map(<[_]>::to_vec),
+            Some(brute.optimal_moves(pos)),
+            "{pos}"
+        );
         let threads = solver_with(pos.board(), config(2, 32));
         let dir = scratch(&format!("wide-{i}-threads"));
         split_and_solve(&threads, pos, 2, Mode::Dte, &dir);
@@ -454,12 +463,12 @@ fn split_merge_past_64_cells_equals_direct_solve_and_brute_force() {
     let pos = &wide_positions(1, 0x0128_7a1e)[0];
     let merged = check_split(pos, 3, Mode::Winning, "wide-winning");
     assert_eq!(
-        merged.winning_moves,
+        merged.winning().map(<[_]>::to_vec),
         Some(brute.winning_moves(pos)),
         "{pos}"
     );
     let merged = check_split(pos, 1, Mode::Value, "wide-value");
-    assert_eq!(merged.value, brute.score(pos).value, "{pos}");
+    assert_eq!(merged.value(), brute.score(pos).value, "{pos}");
 }
 
 /// A unit result's text with its checksum line recomputed (FNV-1a 64 of every byte above).
@@ -556,8 +565,8 @@ fn forged_unit_results_are_refused_naming_the_file() {
             fs::write(result_path(f), r.to_text()).unwrap();
             // Accepted by the line check: the line is legal and ends in the claimed win.
             let merged = merge_dir::<u64>(&dir).unwrap().analysis;
-            if (merged.value, merged.dte, &merged.winning_moves)
-                != (truth.value, truth.dte, &truth.winning_moves)
+            if (merged.value(), merged.distance(), &merged.winning())
+                != (truth.value(), truth.distance(), &truth.winning())
             {
                 return true;
             }

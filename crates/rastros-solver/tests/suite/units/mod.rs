@@ -12,15 +12,12 @@ use rastros_solver::Analysis;
 use crate::common::{random_positions, rng};
 
 fn same_answer(got: &Analysis, want: &Analysis, what: &str) {
-    assert_eq!(got.value, want.value, "value of {what}");
-    assert_eq!(got.dte, want.dte, "dte of {what}");
-    assert_eq!(
-        got.winning_moves, want.winning_moves,
-        "winning moves of {what}"
-    );
-    assert_eq!(got.best_moves, want.best_moves, "optimal moves of {what}");
+    assert_eq!(got.value(), want.value(), "value of {what}");
+    assert_eq!(got.distance(), want.distance(), "dte of {what}");
+    assert_eq!(got.winning(), want.winning(), "winning moves of {what}");
+    assert_eq!(got.optimal(), want.optimal(), "optimal moves of {what}");
     // Both follow the lowest-indexed optimal move at every ply.
-    assert_eq!(got.pv, want.pv, "pv of {what}");
+    assert_eq!(got.line(), want.line(), "pv of {what}");
 }
 
 fn six() -> &'static Board {
