@@ -74,7 +74,7 @@ pub use build::{
 pub use checkpoint::checkpoint_path;
 pub use format::{ENTRY_LEN, VERSION};
 pub use winner::WinnerBook;
-// Internals public only for the integration tests (`tests/book.rs` corrupts files byte by
+// Internals public only for the integration tests (`tests/suite/book.rs` corrupts files byte by
 // byte and rebuilds positions from keys): hidden from the docs, not part of the API.
 #[doc(hidden)]
 pub use checkpoint::CKPT_HEADER_LEN;

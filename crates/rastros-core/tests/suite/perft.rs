@@ -1,9 +1,7 @@
 //! Perft against the data file `tests/data/perft.txt` and against the naive reference
-//! move generator in `tests/common`.
+//! move generator in `common`.
 
-mod common;
-
-use common::{ref_cell, RefPos};
+use crate::common::{ref_cell, RefPos};
 use rastros_core::{parse_board, perft, perft_divide, Position};
 
 /// One case of the data file: a board, a start cell, moves from there, and the expected
@@ -18,7 +16,7 @@ struct Case {
 /// Reads the data file: `case <WxH> <start> [moves...]` lines, each followed by
 /// `perft <depth> <nodes>` lines.
 fn cases() -> Vec<Case> {
-    let text = include_str!("data/perft.txt");
+    let text = include_str!("../data/perft.txt");
     let mut cases: Vec<Case> = Vec::new();
     for line in text
         .lines()
@@ -155,34 +153,22 @@ fn divide_sums_to_perft_after_c3_b3_to_depth_6() {
     }
 }
 
-/// Regenerates the body of `tests/data/perft.txt` from the naive reference:
-/// `cargo test -p rastros-core --release --test perft -- --ignored --nocapture`.
+/// Regenerates the body of `tests/data/perft.txt` from the naive reference, for every case
+/// the file lists, to the deepest depth it lists (a new case is a `case` line and one
+/// `perft <depth> 0` line):
+/// `cargo test -p rastros-core --release --test suite perft::print_reference_table -- --ignored --nocapture`.
 #[test]
 #[ignore = "generator for the data file"]
 fn print_reference_table() {
-    let cases = [
-        ("7x7", "d4", "", 10),
-        ("7x7", "d4", "c3 b3", 10),
-        ("7x7", "c5", "", 9),
-        ("7x7", "b2", "", 9),
-        ("5x5", "c3", "", 12),
-        ("6x6", "c3", "", 10),
-        ("4x4", "b2", "", 15),
-        ("3x3", "b2", "", 8),
-        ("8x8", "d4", "", 9),
-        ("8x8", "e5", "", 9),
-        ("9x7", "e4", "", 9),
-        ("16x4", "h2", "", 9),
-    ];
-    for (board, start, moves, max) in cases {
-        println!("case {board} {start} {moves}");
-        let case = Case {
-            board: board.into(),
-            start: start.into(),
-            moves: moves.into(),
-            expected: vec![],
-        };
+    for case in cases() {
+        println!("case {} {} {}", case.board, case.start, case.moves);
         let reference = reference(&case);
+        let max = case
+            .expected
+            .iter()
+            .map(|&(depth, _)| depth)
+            .max()
+            .unwrap_or(0);
         for depth in 0..=max {
             println!("perft {depth} {}", reference.perft(depth));
         }

@@ -1,9 +1,7 @@
 //! Facts of the game checked on random legal games over random board sizes (proptest),
-//! against the naive reference in `tests/common`.
+//! against the naive reference in `common`.
 
-mod common;
-
-use common::RefPos;
+use crate::common::RefPos;
 use proptest::prelude::*;
 use rastros_core::{
     Bitboard, Board, Cell, EndReason, Outcome, PartsError, Player, Position, PositionParseError,
@@ -101,7 +99,7 @@ proptest! {
             }
             let name = &ours[choice as usize % ours.len()];
             pos = pos.play(name.parse().unwrap()).unwrap();
-            reference = reference.play(common::ref_cell(name));
+            reference = reference.play(crate::common::ref_cell(name));
         }
     }
 

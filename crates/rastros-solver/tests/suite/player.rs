@@ -3,9 +3,7 @@
 //! deadline gives a quick inexact answer without spoiling later exact ones, and a book
 //! gives the same answers as the solver.
 
-mod common;
-
-use common::solver;
+use crate::common::{config, solver};
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,18 +15,10 @@ use rastros_solver::book::{Book, BookBuilder, BuildOutcome};
 use rastros_solver::player::{
     best_of, strong_moves, strong_scores, Engine, EngineError, Level, MoveVerdict, STRONG_DEPTH,
 };
-use rastros_solver::{Mode, Solver, SolverConfig, Value};
-
-fn config() -> SolverConfig {
-    SolverConfig {
-        hash_mb: 16,
-        threads: 1,
-        ..SolverConfig::default()
-    }
-}
+use rastros_solver::{Mode, Solver, Value};
 
 fn new_player(board: &'static Board) -> Engine {
-    Engine::new(board, config(), None).unwrap()
+    Engine::new(board, config(1, 16), None).unwrap()
 }
 
 fn sized(w: u32, h: u32) -> &'static Board {
@@ -97,12 +87,12 @@ fn verdicts(scores: &[(Cell, rastros_solver::Score)]) -> Vec<MoveVerdict> {
 
 #[test]
 fn analysis_equals_the_solver_move_scores() {
-    let mut rng = common::rng(1);
+    let mut rng = crate::common::rng(1);
     for (w, h, plies, count) in [(4, 4, 6, 25), (5, 4, 6, 25), (5, 5, 8, 25), (6, 6, 12, 12)] {
         let board = sized(w, h);
         let judge = solver(board);
         let mut player = new_player(board);
-        let mut brute = common::Brute::default();
+        let mut brute = crate::common::Brute::default();
         for pos in random_positions(board, 0..=plies, count, &mut rng) {
             let a = player.analyze(&pos, None).unwrap();
             let scores = judge.move_scores(&pos).unwrap();
@@ -120,7 +110,7 @@ fn analysis_equals_the_solver_move_scores() {
             }
             // The cheaper verdict says the same, from the cache or a fresh player.
             let v = player.verdict(&pos, None).unwrap();
-            let fresh = Engine::new(board, config(), None)
+            let fresh = Engine::new(board, config(1, 16), None)
                 .unwrap()
                 .verdict(&pos, None)
                 .unwrap();
@@ -136,7 +126,7 @@ fn analysis_equals_the_solver_move_scores() {
 
 #[test]
 fn the_perfect_level_plays_only_optimal_moves_and_every_one_of_them() {
-    let mut rng = common::rng(2);
+    let mut rng = crate::common::rng(2);
     let mut ties = 0;
     for (w, h, plies, count) in [(4, 4, 4, 20), (5, 4, 6, 20), (5, 5, 8, 20), (6, 5, 10, 10)] {
         let board = sized(w, h);
@@ -194,7 +184,7 @@ fn play_out(
 
 #[test]
 fn perfect_wins_won_positions_within_the_dte_and_never_loses_faster() {
-    let mut rng = common::rng(3);
+    let mut rng = crate::common::rng(3);
     for (w, h, plies) in [(4, 4, 2), (5, 4, 2), (5, 5, 2), (6, 6, 3)] {
         let board = sized(w, h);
         let judge = solver(board);
@@ -230,7 +220,7 @@ fn easy_plays_an_optimal_move_about_three_times_in_four_when_half_the_moves_are_
     let board = sized(5, 5);
     let judge = solver(board);
     let mut player = new_player(board);
-    let mut rng = common::rng(4);
+    let mut rng = crate::common::rng(4);
     let mut checked = 0;
     for pos in random_positions(board, 0..=6, 40, &mut rng) {
         let best = optimal(&judge, &pos);
@@ -297,7 +287,7 @@ fn strong_heads_for_its_own_goal_beyond_the_horizon() {
 fn strong_finds_every_win_within_six_plies() {
     // Where a win takes at most 6 plies, the 6-ply search sees all of it and plays only
     // optimal moves.
-    let mut rng = common::rng(5);
+    let mut rng = crate::common::rng(5);
     let mut checked = 0;
     for (w, h, plies) in [(5, 5, 8), (6, 6, 14), (7, 7, 22)] {
         let board = sized(w, h);
@@ -319,7 +309,7 @@ fn the_same_seed_replays_the_same_game_and_another_seed_another() {
     let board = sized(6, 6);
     let start = Position::start(board, "c3".parse().unwrap()).unwrap();
     let game = |player: &mut Engine, level: Level, seed: u64| {
-        let mut seeds = common::rng(seed);
+        let mut seeds = crate::common::rng(seed);
         let mut pos = start;
         let mut line = Vec::new();
         while !pos.is_over() {
@@ -342,9 +332,9 @@ fn the_same_seed_replays_the_same_game_and_another_seed_another() {
     }
     // The generator is portable: these numbers are ChaCha8's for seed 1 on every
     // platform, so a seed replays a game anywhere.
-    let mut rng = common::rng(1);
+    let mut rng = crate::common::rng(1);
     let first: Vec<u8> = (0..4).map(|_| rng.random_range(0..8)).collect();
-    let mut again = common::rng(1);
+    let mut again = crate::common::rng(1);
     let second: Vec<u8> = (0..4).map(|_| again.random_range(0..8)).collect();
     assert_eq!(first, second);
 }
@@ -416,12 +406,12 @@ fn a_deadline_interrupts_a_long_solve_and_later_answers_stay_exact() {
     let board = sized(7, 7);
     let judge = solver(board);
     let mut player = new_player(board);
-    let mut rng = common::rng(6);
+    let mut rng = crate::common::rng(6);
     let big: Vec<Position> = random_positions(board, 3..=7, 60, &mut rng)
         .into_iter()
         .filter(|pos| {
             let mut stats = rastros_solver::Stats::default();
-            let fresh = Solver::new(board, config()).unwrap();
+            let fresh = Solver::new(board, config(1, 16)).unwrap();
             fresh.value_with_stats(pos, &mut stats).unwrap();
             stats.nodes >= BIG
         })
@@ -448,7 +438,7 @@ fn a_deadline_interrupts_a_long_solve_and_later_answers_stay_exact() {
 #[test]
 fn inexact_answers_give_only_values_the_solver_confirms() {
     // Near the end the strong search proves values; every value it gives is exact.
-    let mut rng = common::rng(7);
+    let mut rng = crate::common::rng(7);
     let mut proven = 0;
     for (w, h, plies) in [(5, 5, 10), (6, 6, 18)] {
         let board = sized(w, h);
@@ -491,13 +481,13 @@ fn book_backed_answers_equal_the_solver_answers() {
     let start = Position::start(board, "c3".parse().unwrap()).unwrap();
     let depth = 3;
     let book = Arc::new(build_book(start, depth));
-    let mut with_book = Engine::new(board, config(), Some(Arc::clone(&book))).unwrap();
+    let mut with_book = Engine::new(board, config(1, 16), Some(Arc::clone(&book))).unwrap();
     let mut without = new_player(board);
-    let mut rng = common::rng(8);
+    let mut rng = crate::common::rng(8);
     let mut positions = vec![start];
     for _ in 0..30 {
         let plies = rng.random_range(1..=depth) as usize;
-        positions.push(common::random_line(&start, plies, &mut rng));
+        positions.push(crate::common::random_line(&start, plies, &mut rng));
     }
     for pos in positions {
         // The book answers without a solve: even a passed deadline gets the exact answer.
@@ -521,7 +511,7 @@ fn book_backed_answers_equal_the_solver_answers() {
     }
     // A book of another board is refused.
     let other = Arc::new(build_book(Position::centre(sized(5, 5)).unwrap(), 1));
-    match Engine::new(board, config(), Some(other)) {
+    match Engine::new(board, config(1, 16), Some(other)) {
         Err(e @ EngineError::BookBoard { .. }) => {
             assert_eq!(
                 e.to_string(),
@@ -569,7 +559,7 @@ fn players_move_between_threads_and_share_a_book() {
     let book = Arc::new(build_book(start, 2));
     let handles: Vec<_> = (0..2)
         .map(|i| {
-            let mut p = Engine::new(board, config(), Some(Arc::clone(&book))).unwrap();
+            let mut p = Engine::new(board, config(1, 16), Some(Arc::clone(&book))).unwrap();
             send(&p);
             std::thread::spawn(move || p.choose(&start, Level::Perfect, i, None).unwrap())
         })
@@ -616,7 +606,7 @@ fn best_of_prefers_fast_wins_and_slow_losses() {
 /// the opponent no move), on small boards; on 8x8 well within a short deadline.
 #[test]
 fn a_win_in_one_is_exact_at_once() {
-    let mut rng = common::rng(11);
+    let mut rng = crate::common::rng(11);
     let mut checked = 0;
     for board in [sized(4, 4), sized(5, 4), sized(5, 5)] {
         let solver = solver(board);
@@ -660,12 +650,12 @@ fn a_win_in_one_is_exact_at_once() {
 /// another board is refused.
 #[test]
 fn wide_boards_analysis_against_brute_force_and_every_level_plays() {
-    use common::{random_positions, rng, Brute};
+    use crate::common::{random_positions, rng, Brute};
     let mut rng = rng(0x9_9128);
     let mut checked = 0;
     for (w, h) in [(9, 9), (2, 60), (3, 30)] {
         let board = Board::<u128>::with_word(w, h).unwrap();
-        let mut engine = Engine::new(board, config(), None).unwrap();
+        let mut engine = Engine::new(board, config(1, 16), None).unwrap();
         let mut brute = Brute::default();
         for (i, pos) in random_positions(board, 60, &mut rng) {
             let a = engine.analyze(&pos, None).unwrap();
@@ -695,7 +685,7 @@ fn wide_boards_analysis_against_brute_force_and_every_level_plays() {
     assert!(checked >= 100, "only {checked} positions");
     let book = Arc::new(build_book(Position::centre(sized(3, 3)).unwrap(), 2));
     let nine = Board::<u128>::with_word(9, 9).unwrap();
-    let err = Engine::new(nine, config(), Some(book)).unwrap_err();
+    let err = Engine::new(nine, config(1, 16), Some(book)).unwrap_err();
     assert!(matches!(err, EngineError::BookBoard { .. }), "{err}");
 }
 
@@ -713,7 +703,7 @@ const WALLED_11X11: &str =
 #[test]
 fn eleven_by_eleven_answers_within_a_deadline() {
     let board = Board::<u128>::with_word(11, 11).unwrap();
-    let mut engine = Engine::new(board, config(), None).unwrap();
+    let mut engine = Engine::new(board, config(1, 16), None).unwrap();
     let centre = Position::centre(board).unwrap();
     let c = engine.choose(&centre, Level::Strong, 1, None).unwrap();
     assert!(c.exact && centre.moves().any(|m| m == c.cell));

@@ -9,12 +9,7 @@ use proptest::prelude::*;
 use proptest::sample::subsequence;
 use rastros_core::matching::{maximum_matching, tutte_berge_set};
 
-mod common;
-use common::brute_matching;
-
-fn bit(v: u8) -> u64 {
-    1u64 << v
-}
+use super::{bit, brute_matching};
 
 /// Number of components of odd size of the graph induced on `vertices`.
 fn odd_components(mut vertices: u64, adj: &[u64; 64]) -> u32 {

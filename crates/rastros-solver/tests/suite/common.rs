@@ -1,17 +1,49 @@
 //! What the solver's tests share: the workspace's test tools (`rastros-testing`: the
-//! brute-force reference, the seeded generator, the tests' solver) and two helpers of these
-//! tests.
-
-#![allow(dead_code, unused_imports)]
+//! brute-force reference, the seeded generator, the tests' solver), the solver settings and
+//! scratch directories of these tests, and their checks against brute force.
 
 pub use rastros_testing::{random_line, random_moves, reachable, rng, solver, solver_with, Brute};
 
-use rand::rngs::ChaCha8Rng;
-use rastros_core::{Board, Player, Position, Word};
-use rastros_solver::{Mode, Solver};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-pub fn player_one() -> Player {
-    Player::One
+use rand::rngs::ChaCha8Rng;
+use rastros_core::{Board, Position, Word};
+use rastros_solver::{Mode, Solver, SolverConfig};
+
+/// The solver's settings with `threads` threads and a table of `hash_mb` MiB (answers
+/// depend on neither), the rest as by default.
+pub fn config(threads: usize, hash_mb: usize) -> SolverConfig {
+    SolverConfig {
+        hash_mb,
+        threads,
+        ..SolverConfig::default()
+    }
+}
+
+/// A solver for `board` set up as [`config`] says.
+pub fn sized<W: Word>(board: &'static Board<W>, threads: usize, hash_mb: usize) -> Solver<W> {
+    solver_with(board, config(threads, hash_mb))
+}
+
+/// A fresh path for one test's scratch directory, not yet created: unique in the run (the
+/// process id and a counter), since every subject's tests share one process.
+pub fn scratch(name: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "rastros-solver-tests-{}-{n}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// [`scratch`], created empty.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 /// Asserts that two solvers give the same complete answer (value, DTE, winning moves,

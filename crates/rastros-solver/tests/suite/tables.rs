@@ -8,8 +8,9 @@
 
 use std::path::PathBuf;
 
+use crate::common::config;
 use rastros_core::{parse_board, Board, Outcome, Player, Position};
-use rastros_solver::{Score, Solver, SolverConfig, Value};
+use rastros_solver::{Score, Solver, Value};
 use serde_json::Value as Json;
 
 fn tables() -> PathBuf {
@@ -142,15 +143,7 @@ fn committed_solutions_agree_with_the_rules_and_the_solver() {
         );
 
         // A fresh solver agrees along the variation's tail.
-        let solver = Solver::new(
-            board,
-            SolverConfig {
-                hash_mb: 16,
-                threads: 1,
-                ..SolverConfig::default()
-            },
-        )
-        .unwrap();
+        let solver = Solver::new(board, config(1, 16)).unwrap();
         for (ply, pos) in line
             .iter()
             .enumerate()

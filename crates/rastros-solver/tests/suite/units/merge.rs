@@ -1,32 +1,22 @@
-//! Long solves: split / solve-unit / merge and the checkpointed root-by-root solve give
-//! the direct solve's answer, and bad split directories and checkpoints are refused with
-//! typed errors.
-
-mod common;
+//! Split / solve-unit / merge: the merged answer is the direct solve's (and brute force's
+//! past 64 cells), and merge refuses missing, partial, failed, corrupted, stray, mixed and
+//! forged unit results, naming the file.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{random_line, random_positions, rng, solver, solver_with, Brute};
 use rastros_core::{Board, Position, Word};
+use rastros_solver::claim::check_claim;
+use rastros_solver::fsio::fnv1a64;
 use rastros_solver::units::{
-    merge_dir, merge_dirs, result_path, solve_unit, split, write_split, Problem,
+    certificate_path, certify_unit, merge_dir, merge_dirs, read_split_dir, recheck_unit,
+    result_path, solve_unit, split, verify_unit, write_split, Problem,
 };
-use rastros_solver::{
-    Analysis, Checkpoint, CheckpointError, Mode, RootSolver, RootsError, Solver, SolverConfig,
-    Unit, UnitError, UnitResult,
-};
+use rastros_solver::{Analysis, Mode, Solver, Unit, UnitError, UnitResult, Value};
 use rastros_testing::other_claim;
 
-/// A fresh, empty scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "rastros-solver-units-{}-{name}",
-        std::process::id()
-    ));
-    let _ = fs::remove_dir_all(&dir);
-    dir
-}
+use super::{c3_6x6, same_answer, six, wide_positions};
+use crate::common::{config, random_line, scratch, scratch_dir, solver, solver_with, Brute};
 
 /// Splits `pos` into `dir` at `depth`, solves every unit with `solver` in `mode`.
 fn split_and_solve<W: Word>(
@@ -48,15 +38,6 @@ fn split_and_solve<W: Word>(
     }
 }
 
-fn same_answer(got: &Analysis, want: &Analysis, what: &str) {
-    assert_eq!(got.value(), want.value(), "value of {what}");
-    assert_eq!(got.distance(), want.distance(), "dte of {what}");
-    assert_eq!(got.winning(), want.winning(), "winning moves of {what}");
-    assert_eq!(got.optimal(), want.optimal(), "optimal moves of {what}");
-    // Both follow the lowest-indexed optimal move at every ply.
-    assert_eq!(got.line(), want.line(), "pv of {what}");
-}
-
 /// split -> solve every unit -> merge equals the direct solve; returns the merged answer.
 fn check_split<W: Word>(pos: &Position<W>, depth: u32, mode: Mode, name: &str) -> Analysis {
     let solver = solver(pos.board());
@@ -76,14 +57,6 @@ fn check_split<W: Word>(pos: &Position<W>, depth: u32, mode: Mode, name: &str) -
     merged.analysis
 }
 
-fn six() -> &'static Board {
-    Board::new(6, 6).unwrap()
-}
-
-fn c3_6x6() -> Position {
-    Position::start(six(), "c3".parse().unwrap()).unwrap()
-}
-
 #[test]
 fn split_merge_equals_direct_solve_6x6_from_c3() {
     check_split(&c3_6x6(), 2, Mode::Dte, "c3-d2");
@@ -98,7 +71,7 @@ fn split_merge_equals_direct_solve_in_value_and_winning_modes() {
 
 #[test]
 fn split_merge_equals_direct_solve_6x6_random_positions() {
-    let mut seed = common::rng(0x9e37_79b9_7f4a_7c15);
+    let mut seed = crate::common::rng(0x9e37_79b9_7f4a_7c15);
     for i in 0..3 {
         let start = Position::start(six(), "d4".parse().unwrap()).unwrap();
         let pos = random_line(&start, 3 + 2 * i, &mut seed);
@@ -455,182 +428,6 @@ fn merge_refuses_corrupted_and_stray_files_and_mixed_modes() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The uninterrupted root-by-root answer equals `analyze`, and one stopped after `k` root
-/// moves and resumed from its checkpoint file equals both. `searched`: the position is one
-/// where the solver probes its table and runs its trap search (not one the matching
-/// decides), whose counts the checkpoint must keep.
-fn check_resume<W: Word>(pos: &Position<W>, mode: Mode, k: usize, name: &str, searched: bool) {
-    let solver = solver(pos.board());
-    let direct = solver.analyze(pos, mode).unwrap();
-    solver.clear();
-    let mut whole = RootSolver::new(&solver, pos, mode).unwrap();
-    whole.run(None).unwrap();
-    let whole = whole.finish().unwrap();
-    same_answer(&whole, &direct, &format!("{pos} root by root"));
-    // The root-by-root solve counts what the direct one counts.
-    let s = whole.stats();
-    assert!(s.hits <= s.probes && s.nodes > 0, "{pos}: {s:?}");
-    if searched {
-        assert!(s.probes > 0, "{pos}: {s:?}");
-        assert!(direct.stats().traps > 0, "{pos}: no trap search to compare");
-        assert!(
-            s.traps > 0,
-            "{pos}: trap positions not counted root by root: {s:?}"
-        );
-    }
-
-    let dir = scratch(name);
-    fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("checkpoint.json");
-    solver.clear();
-    {
-        let mut first = RootSolver::create(&solver, pos, mode, &file).unwrap();
-        assert_eq!(first.run(Some(k)).unwrap(), k);
-        assert_eq!(first.done(), k);
-        assert!(matches!(first.finish(), Err(RootsError::Incomplete { .. })));
-    }
-    // The first session is gone, and so is its table.
-    solver.clear();
-    let saved = Checkpoint::<W>::load(&file).unwrap();
-    assert_eq!(saved.done.len(), k);
-    assert!(!searched || saved.done.iter().any(|m| m.probes > 0));
-    let reread = Checkpoint::<W>::from_json(&saved.to_json(), "reread").unwrap();
-    let traps = |c: &Checkpoint<W>| c.done.iter().map(|m| m.traps).collect::<Vec<_>>();
-    assert_eq!(traps(&reread), traps(&saved));
-    // A checkpoint of format version 1 (no checksum) is refused with a message saying so,
-    // and any edit of a version 2 file is detected.
-    let mut old: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
-    old["format"] = "rastros-checkpoint 1".into();
-    old.as_object_mut().unwrap().remove("checksum").unwrap();
-    let err = Checkpoint::<W>::from_json(&old.to_string(), "old").unwrap_err();
-    assert!(err.to_string().contains("has no checksum"), "{err}");
-    let text = fs::read_to_string(&file).unwrap();
-    let edited = text.replacen("\"nodes\":", "\"nodes\":1", 1);
-    let err = Checkpoint::<W>::from_json(&edited, "edited").unwrap_err();
-    assert!(err.to_string().contains("checksum does not match"), "{err}");
-    let mut second = RootSolver::resume(&solver, pos, mode, &file).unwrap();
-    assert_eq!(second.done(), k);
-    let ran = second.run(None).unwrap();
-    assert_eq!(k + ran, second.total());
-    let resumed = second.finish().unwrap();
-    same_answer(
-        &resumed,
-        &direct,
-        &format!("{pos} resumed after {k} root moves"),
-    );
-    // The finished checkpoint resumes straight to the answer.
-    let mut third = RootSolver::resume(&solver, pos, mode, &file).unwrap();
-    assert!(third.step().unwrap().is_none());
-    same_answer(&third.finish().unwrap(), &direct, "a finished checkpoint");
-    fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
-fn interrupted_and_resumed_root_solve_equals_uninterrupted() {
-    check_resume(&c3_6x6(), Mode::Dte, 3, "resume-c3", true);
-    let mut seed = common::rng(2); // 4 plies in, 7 root moves, the first one probes
-    let pos = random_line(&c3_6x6(), 4, &mut seed);
-    check_resume(&pos, Mode::Dte, 1, "resume-random", true);
-    check_resume(&c3_6x6(), Mode::Winning, 4, "resume-winning", true);
-    let pos = Position::standard()
-        .play_moves("c3 b2 c2 d3 e4 e5 d5 c4")
-        .unwrap();
-    check_resume(&pos, Mode::Dte, 2, "resume-7x7", true);
-}
-
-#[test]
-fn root_solve_in_value_mode_stops_at_a_winning_move() {
-    let pos = c3_6x6();
-    let solver = solver(pos.board());
-    let mut roots = RootSolver::new(&solver, &pos, Mode::Value).unwrap();
-    roots.run(None).unwrap();
-    assert!(roots.done() <= roots.total());
-    let a = roots.finish().unwrap();
-    assert_eq!(a.value(), solver.value(&pos).unwrap());
-    assert_eq!(
-        (a.distance(), a.winning(), a.optimal(), a.line()),
-        (None, None, None, None)
-    );
-}
-
-#[test]
-fn checkpoints_for_another_position_or_mode_or_corrupted_are_refused() {
-    let pos = c3_6x6();
-    let solver = solver(pos.board());
-    let dir = scratch("checkpoint-errors");
-    fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("cp.json");
-    let mut roots = RootSolver::create(&solver, &pos, Mode::Dte, &file).unwrap();
-    roots.run(Some(2)).unwrap();
-    assert!(matches!(
-        RootSolver::create(&solver, &pos, Mode::Dte, &file),
-        Err(RootsError::Checkpoint(CheckpointError::Exists(_)))
-    ));
-    let other = pos.play_moves("d4 e5").unwrap();
-    let err = RootSolver::resume(&solver, &other, Mode::Dte, &file).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            RootsError::Checkpoint(CheckpointError::PositionMismatch { .. })
-        ),
-        "{err}"
-    );
-    assert!(err.to_string().contains("is a checkpoint for the position"));
-    assert!(matches!(
-        RootSolver::resume(&solver, &pos, Mode::Winning, &file),
-        Err(RootsError::Checkpoint(CheckpointError::ModeMismatch { .. }))
-    ));
-    let good = fs::read_to_string(&file).unwrap();
-    for bad in [
-        String::new(),
-        good[..good.len() / 2].to_string(),
-        good.replace(
-            rastros_solver::roots::CHECKPOINT_FORMAT,
-            "rastros-checkpoint 9",
-        ),
-        good.replace("\"win\"", "\"draw\"")
-            .replace("\"loss\"", "\"draw\""),
-        good.replace("\"mode\":\"dte\"", "\"mode\":\"fast\""),
-    ] {
-        fs::write(&file, &bad).unwrap();
-        let err = RootSolver::resume(&solver, &pos, Mode::Dte, &file).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                RootsError::Checkpoint(CheckpointError::Malformed { .. })
-            ),
-            "{bad:?}: {err}"
-        );
-    }
-    assert!(matches!(
-        RootSolver::resume(&solver, &pos, Mode::Dte, &dir.join("absent.json")),
-        Err(RootsError::Checkpoint(CheckpointError::Io { .. }))
-    ));
-    fs::remove_dir_all(&dir).unwrap();
-}
-
-/// Positions of boards of 65 to 128 cells late in random games from every start in turn
-/// (at most 17 cells left to the snail, so that brute force finishes), with at least two
-/// moves: `count` of them on each of 9x9, 2x40 and 3x30.
-fn wide_positions(count: usize, seed: u64) -> Vec<Position<u128>> {
-    let mut rng = rng(seed);
-    let mut out = Vec::new();
-    for (w, h) in [(9, 9), (2, 40), (3, 30)] {
-        let board = Board::<u128>::with_word(w, h).unwrap();
-        assert!(board.size() > 64);
-        let found: Vec<Position<u128>> = random_positions(board, 40 * count, &mut rng)
-            .into_iter()
-            .map(|(_, pos)| pos)
-            .filter(|pos| pos.legal_moves().len() >= 2)
-            .take(count)
-            .collect();
-        assert_eq!(found.len(), count, "{w}x{h}: too few positions");
-        out.extend(found);
-    }
-    out
-}
-
 /// Split, solved and merged on boards past 64 cells (the 128-bit word): the direct solve's
 /// answer, and brute force's value, distance, winning and optimal moves; units solved
 /// with two threads and a larger table merge to the same answer.
@@ -640,6 +437,7 @@ fn split_merge_past_64_cells_equals_direct_solve_and_brute_force() {
     for (i, pos) in wide_positions(3, 0x0128_5917).iter().enumerate() {
         let merged = check_split(pos, 2, Mode::Dte, &format!("wide-{i}"));
         let s = brute.score(pos);
+
         assert_eq!(
             (merged.value(), merged.distance()),
             (s.value, Some(s.dte)),
@@ -655,14 +453,7 @@ fn split_merge_past_64_cells_equals_direct_solve_and_brute_force() {
             Some(brute.optimal_moves(pos)),
             "{pos}"
         );
-        let threads = solver_with(
-            pos.board(),
-            SolverConfig {
-                threads: 2,
-                hash_mb: 32,
-                ..SolverConfig::default()
-            },
-        );
+        let threads = solver_with(pos.board(), config(2, 32));
         let dir = scratch(&format!("wide-{i}-threads"));
         split_and_solve(&threads, pos, 2, Mode::Dte, &dir);
         let again = merge_dir::<u128>(&dir).unwrap();
@@ -680,12 +471,202 @@ fn split_merge_past_64_cells_equals_direct_solve_and_brute_force() {
     assert_eq!(merged.value(), brute.score(pos).value, "{pos}");
 }
 
-/// A root-by-root solve of a position past 64 cells, stopped after one root move and
-/// resumed from its checkpoint file, gives the direct solve's answer.
-#[test]
-fn checkpoints_past_64_cells_resume_to_the_direct_answer() {
-    for (i, pos) in wide_positions(1, 0x0128_c4e7).iter().enumerate() {
-        check_resume(pos, Mode::Dte, 1, &format!("wide-resume-{i}"), false);
-        check_resume(pos, Mode::Winning, 1, &format!("wide-resume-w-{i}"), false);
+/// A unit result's text with its checksum line recomputed (FNV-1a 64 of every byte above).
+fn reseal_result(text: &str) -> String {
+    let body = &text[..text.rfind("checksum ").unwrap()];
+    format!("{body}checksum {:016x}\n", fnv1a64(body.as_bytes()))
+}
+
+/// A split of 6x6 from c3, `depth` plies deep, made from its start cell, solved in `mode`
+/// with a certificate beside every unit.
+fn certified_split(solver: &Solver, name: &str, depth: u32, mode: Mode) -> (PathBuf, Vec<PathBuf>) {
+    let board = Board::new(6, 6).unwrap();
+    let pos = Position::start(board, "c3".parse().unwrap()).unwrap();
+    let dir = scratch_dir(name);
+    let files = write_split(
+        &dir,
+        &split(&pos, depth).unwrap(),
+        Some("c3".into()),
+        Vec::new(),
+    )
+    .unwrap();
+    for file in &files {
+        let unit = Unit::<u64>::load(file).unwrap();
+        let cert = certify_unit(solver, file, &unit).unwrap();
+        assert_eq!(cert, certificate_path(file));
+        solve_unit(solver, &unit, mode)
+            .unwrap()
+            .save(&result_path(file))
+            .unwrap();
     }
+    (dir, files)
+}
+
+/// The unit results of issue 54: flipped values (checksums recomputed) are refused by their
+/// lines; a losing unit rewritten as a win with a legal cooperative line passes the line
+/// check by construction, and is caught by its certificate and by solving it again.
+#[test]
+fn forged_unit_results_are_refused_naming_the_file() {
+    let board = Board::new(6, 6).unwrap();
+    let solver = crate::common::solver(board);
+
+    // Value mode: every value flipped.
+    let (dir, files) = certified_split(&solver, "units-value", 2, Mode::Value);
+    let split_dir = read_split_dir::<u64>(&dir).unwrap();
+    for u in &split_dir.units {
+        verify_unit(u).unwrap();
+        recheck_unit(&solver, u).unwrap();
+    }
+    for file in &files {
+        let r = result_path(file);
+        let text = fs::read_to_string(&r).unwrap();
+        let flipped = if text.contains("value win") {
+            text.replace("value win", "value loss")
+        } else {
+            text.replace("value loss", "value win")
+        };
+        fs::write(&r, reseal_result(&flipped)).unwrap();
+    }
+    // Every forged result is refused, and the merge lists them all as failed.
+    let err = merge_dir::<u64>(&dir).unwrap_err();
+    let UnitError::Unsolved(u) = &err else {
+        panic!("{err}");
+    };
+    assert_eq!(
+        (u.count("failed"), u.list.len()),
+        (files.len(), files.len())
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("unit-000000.pos.result") && text.contains("the line of play ends in a"),
+        "{text}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+
+    // DTE mode, one ply deep (the units are the root's moves): a losing unit made a win
+    // with a cooperative line.
+    let (dir, files) = certified_split(&solver, "units-dte", 1, Mode::Dte);
+    let truth = merge_dir::<u64>(&dir).unwrap().analysis;
+    // The first losing unit whose forgery changes the merged answer.
+    let forged = files
+        .iter()
+        .find(|f| {
+            let good = fs::read_to_string(result_path(f)).unwrap();
+            let mut r = UnitResult::<u64>::from_text(&good, "r").unwrap();
+            let Some(line) = cooperative_win(&r.position, 4) else {
+                return false;
+            };
+            if r.value == Value::Win {
+                return false;
+            }
+            r.value = Value::Win;
+            r.dte = Some(line.len() as u32);
+            r.pv = line;
+            fs::write(result_path(f), r.to_text()).unwrap();
+            // Accepted by the line check: the line is legal and ends in the claimed win.
+            let merged = merge_dir::<u64>(&dir).unwrap().analysis;
+            if (merged.value(), merged.distance(), &merged.winning())
+                != (truth.value(), truth.distance(), &truth.winning())
+            {
+                return true;
+            }
+            fs::write(result_path(f), good).unwrap();
+            false
+        })
+        .expect("a losing unit whose cooperative forgery changes the answer")
+        .clone();
+    let split_dir = read_split_dir::<u64>(&dir).unwrap();
+    let u = split_dir.units.iter().find(|u| u.file == forged).unwrap();
+    // The certificate proves the other player wins.
+    let err = verify_unit(u).unwrap_err();
+    assert!(matches!(err, UnitError::Certificate { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains(&certificate_path(&forged).display().to_string())
+            && text.contains("wins, but the result's value is win"),
+        "{text}"
+    );
+    // Solving it again finds the loss.
+    let err = recheck_unit(&solver, u).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        matches!(err, UnitError::Recheck { .. })
+            && text.contains(&result_path(&forged).display().to_string()),
+        "{text}"
+    );
+    // Every other unit is proved and rechecked.
+    for other in split_dir.units.iter().filter(|o| o.file != forged) {
+        verify_unit(other).unwrap();
+        recheck_unit(&solver, other).unwrap();
+    }
+    // Another unit's certificate, or none, proves nothing for this one.
+    let other = files.iter().find(|f| **f != forged).unwrap();
+    fs::copy(certificate_path(other), certificate_path(&forged)).unwrap();
+    let err = verify_unit(u).unwrap_err().to_string();
+    assert!(err.contains("it is for the position"), "{err}");
+    fs::remove_file(certificate_path(&forged)).unwrap();
+    let err = verify_unit(u).unwrap_err().to_string();
+    assert!(
+        err.contains(&certificate_path(&forged).display().to_string())
+            && err.contains("there is none: solve the unit with `solve-unit --certify`"),
+        "{err}"
+    );
+    // A damaged certificate is refused by the checker.
+    let mut bytes = fs::read(certificate_path(other)).unwrap();
+    let last = bytes.len() - 9;
+    bytes[last] ^= 1;
+    fs::write(certificate_path(other), bytes).unwrap();
+    let o = split_dir.units.iter().find(|u| u.file == *other).unwrap();
+    let err = verify_unit(o).unwrap_err().to_string();
+    assert!(err.contains("the checker refuses it"), "{err}");
+    // The same seed picks the same units, without repetition.
+    let picks = split_dir.pick(5, 7);
+    assert_eq!(picks, split_dir.pick(5, 7));
+    let mut sorted = picks.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), 5);
+    assert_eq!(split_dir.pick(1000, 7).len(), split_dir.units.len());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A split given as a whole position cannot be certified: certificates replay moves from
+/// a start.
+#[test]
+fn certifying_a_unit_of_a_split_from_a_position_is_refused() {
+    let board = Board::new(5, 5).unwrap();
+    let solver = crate::common::solver(board);
+    let pos = Position::centre(board).unwrap();
+    let dir = scratch_dir("no-start");
+    let files = write_split(&dir, &split(&pos, 1).unwrap(), None, Vec::new()).unwrap();
+    let unit = Unit::<u64>::load(&files[0]).unwrap();
+    let err = certify_unit(&solver, &files[0], &unit).unwrap_err();
+    assert!(matches!(err, UnitError::CertifyNeedsStart(_)), "{err}");
+    assert!(!certificate_path(&files[0]).exists());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The shortest line of at most `max` plies from `pos` that ends in a win for its side to
+/// move, whatever the opponent's best play: both sides help.
+fn cooperative_win(pos: &Position, max: usize) -> Option<Vec<u8>> {
+    fn walk(start: &Position, pos: &Position, line: &mut Vec<u8>, left: usize) -> bool {
+        if pos.is_over() {
+            return check_claim(start, line, Value::Win, Some(line.len() as u32)).is_ok();
+        }
+        if left == 0 {
+            return false;
+        }
+        for to in pos.legal_moves() {
+            line.push(to);
+            if walk(start, &pos.play_index(to).unwrap(), line, left - 1) {
+                return true;
+            }
+            line.pop();
+        }
+        false
+    }
+    (1..=max).find_map(|depth| {
+        let mut line = Vec::new();
+        walk(pos, pos, &mut line, depth).then_some(line)
+    })
 }

@@ -8,20 +8,13 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use rand::rngs::ChaCha8Rng;
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
+
+use crate::common::{config, rng, sized};
 use rastros_core::{Board, Outcome, Player, Position};
 use rastros_solver::book::{key_position, ChecksumPart, WinnerBook};
 use rastros_solver::player::{Engine, Level, Tables};
-use rastros_solver::{canonical, BookError, Solver, SolverConfig, Value};
-
-fn solver(board: &'static Board, hash_mb: usize) -> Solver {
-    let config = SolverConfig {
-        hash_mb,
-        threads: 1,
-        ..SolverConfig::default()
-    };
-    Solver::new(board, config).unwrap()
-}
+use rastros_solver::{canonical, BookError, Solver, Value};
 
 fn start(w: u32, h: u32, cell: &str) -> Position {
     Position::start(Board::new(w, h).unwrap(), cell.parse().unwrap()).unwrap()
@@ -76,7 +69,7 @@ fn play_out(book: &WinnerBook, solver: &Solver, rng: &mut ChaCha8Rng) -> Player 
 /// closed under the loser's replies, and games where the winner follows it are won.
 #[test]
 fn strategy_moves_keep_the_win_and_cover_every_reply() {
-    let mut rng = ChaCha8Rng::seed_from_u64(51);
+    let mut rng = rng(51);
     for (w, h, cell) in [
         (4, 4, "b3"),
         (5, 5, "c3"),
@@ -85,7 +78,7 @@ fn strategy_moves_keep_the_win_and_cover_every_reply() {
         (6, 6, "c3"),
     ] {
         let start = start(w, h, cell);
-        let solver = solver(start.board(), 16);
+        let solver = sized(start.board(), 1, 16);
         let winner = match solver.value(&start).unwrap() {
             Value::Win => Player::One,
             Value::Loss => Player::Two,
@@ -117,10 +110,10 @@ fn strategy_moves_keep_the_win_and_cover_every_reply() {
 #[test]
 fn probe_finds_mirror_images() {
     let start = start(6, 6, "c3");
-    let solver = solver(start.board(), 16);
+    let solver = sized(start.board(), 1, 16);
     let book = WinnerBook::build(&solver, &start, 6, None).unwrap();
     let board = start.board();
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut rng = rng(7);
     let mut checked = 0;
     for _ in 0..200 {
         let mut pos = start;
@@ -159,7 +152,7 @@ fn probe_finds_mirror_images() {
 #[test]
 fn file_round_trips_and_refuses_damage() {
     let start = start(5, 5, "c3");
-    let solver = solver(start.board(), 8);
+    let solver = sized(start.board(), 1, 8);
     let book = WinnerBook::build(&solver, &start, 8, None).unwrap();
     let bytes = book.to_bytes();
     assert_eq!(&bytes[..8], b"RASTWINB");
@@ -218,20 +211,16 @@ fn file_round_trips_and_refuses_damage() {
 /// winning side against random moves on small boards.
 #[test]
 fn engine_with_a_winners_book_wins_against_random_moves() {
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut rng = rng(3);
     for (w, h, cell) in [(5, 5, "c3"), (6, 6, "c3"), (6, 5, "c3")] {
         let start = start(w, h, cell);
         let board = start.board();
-        let book = WinnerBook::build(&solver(board, 16), &start, 6, None).unwrap();
+        let book = WinnerBook::build(&sized(board, 1, 16), &start, 6, None).unwrap();
         let tables = Tables {
             winner_books: vec![std::sync::Arc::new(book.clone())],
             solved_starts: Vec::new(),
         };
-        let config = SolverConfig {
-            hash_mb: 16,
-            threads: 1,
-            ..SolverConfig::default()
-        };
+        let config = config(1, 16);
         let mut engine = Engine::new(board, config, None)
             .unwrap()
             .with_tables(&tables);
@@ -255,7 +244,7 @@ fn engine_with_a_winners_book_wins_against_random_moves() {
 #[test]
 fn committed_winner_books_are_closed_and_keep_the_win() {
     let board = Board::new(8, 8).unwrap();
-    let solver = solver(board, 64);
+    let solver = sized(board, 1, 64);
     for cell in ["e5", "d4"] {
         let path = tables().join(format!("8x8-{cell}.win"));
         let book = WinnerBook::open(&path, Some(board)).unwrap();
@@ -286,12 +275,8 @@ fn committed_winner_books_are_closed_and_keep_the_win() {
 fn engine_with_committed_tables_wins_8x8() {
     let board = Board::new(8, 8).unwrap();
     let tables = Tables::load(&tables()).unwrap();
-    let config = SolverConfig {
-        hash_mb: 64,
-        threads: 1,
-        ..SolverConfig::default()
-    };
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let config = config(1, 64);
+    let mut rng = rng(11);
     for cell in ["e5", "d4"] {
         let start = Position::start(board, cell.parse().unwrap()).unwrap();
         let mut engine = Engine::new(board, config, None)
@@ -319,7 +304,7 @@ fn engine_with_committed_tables_wins_8x8() {
 #[test]
 fn tables_refuse_a_bad_solve() {
     let start = start(5, 5, "c3");
-    let solver = solver(start.board(), 8);
+    let solver = sized(start.board(), 1, 8);
     let dir = tempfile::tempdir().unwrap();
     WinnerBook::build(&solver, &start, 4, None)
         .unwrap()

@@ -5,9 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-mod common;
-
-use common::solver;
+use crate::common::{config, scratch_dir, solver};
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 use rastros_core::{Bitboard, Board, Position};
@@ -15,7 +13,7 @@ use rastros_solver::book::{
     checkpoint_path, export, key_position, Book, BookBuilder, BookError, BuildError, BuildOutcome,
     ChecksumPart, ProbeError, Strategy, HEADER_LEN,
 };
-use rastros_solver::{canonical, Mode, Solver, SolverConfig};
+use rastros_solver::{canonical, Mode, Solver};
 
 fn start(board: &'static Board, cell: &str) -> Position {
     Position::start(board, cell.parse().unwrap()).unwrap()
@@ -67,13 +65,6 @@ fn assert_same_bytes(a: &[u8], b: &[u8], what: &str) {
     assert_eq!(a.len(), b.len(), "{what}: lengths differ");
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rastros-book-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn entries_agree_with_the_solver() {
     let cases = [
@@ -82,7 +73,7 @@ fn entries_agree_with_the_solver() {
         (4, 5, "b3", 6),
         (5, 4, "d1", 5),
     ];
-    let mut rng = common::rng(0x5eed_1234_5678_9abc);
+    let mut rng = crate::common::rng(0x5eed_1234_5678_9abc);
     for (w, h, cell, depth) in cases {
         let board = Board::new(w, h).unwrap();
         let start = start(board, cell);
@@ -147,7 +138,7 @@ fn every_symmetric_form_probes_the_same_entry() {
     let board = Board::new(5, 5).unwrap();
     let start = start(board, "c3");
     let book = build(start, 6);
-    let mut rng = common::rng(42);
+    let mut rng = crate::common::rng(42);
     let transpose = |c: u8| board.transpose_index(c).unwrap();
     for _ in 0..300 {
         let pos = random_position(&mut rng, &start, 6);
@@ -325,7 +316,7 @@ fn truncated_and_corrupted_files_are_refused() {
         Err(BookError::BadMagic)
     ));
     // A file with valid checksums but nonsense inside is still refused without a panic.
-    let mut rng = common::rng(7);
+    let mut rng = crate::common::rng(7);
     for _ in 0..200 {
         let mut b = bytes.clone();
         let at = HEADER_LEN + rng.random_range(0..bytes.len() - HEADER_LEN);
@@ -337,7 +328,7 @@ fn truncated_and_corrupted_files_are_refused() {
         let _ = Book::from_bytes(&b);
     }
     // Through the file system as well.
-    let dir = temp_dir("corrupt");
+    let dir = scratch_dir("corrupt");
     let path = dir.join("b.book");
     std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
     assert!(matches!(
@@ -356,11 +347,11 @@ fn interrupted_builds_resume_to_the_same_file() {
     let board = Board::new(5, 5).unwrap();
     let start = start(board, "c3");
     let depth = 6;
-    let dir = temp_dir("resume");
+    let dir = scratch_dir("resume");
     let reference = dir.join("reference.book");
     build_with(BookBuilder::new(start, depth).output(&reference), board);
     let reference = std::fs::read(&reference).unwrap();
-    let mut rng = common::rng(0xdead_beef);
+    let mut rng = crate::common::rng(0xdead_beef);
     for (round, strategy) in [
         Strategy::Retrograde,
         Strategy::SearchDeepestFirst,
@@ -421,7 +412,7 @@ fn interrupted_builds_resume_to_the_same_file() {
 fn a_checkpoint_of_another_build_is_refused() {
     let board = Board::new(5, 5).unwrap();
     let start = start(board, "c3");
-    let dir = temp_dir("mismatch");
+    let dir = scratch_dir("mismatch");
     let out = dir.join("b.book");
     let s = solver(board);
     let stopped = BookBuilder::new(start, 5)
@@ -470,16 +461,8 @@ fn the_committed_7x7_book_loads_and_agrees_with_the_solver() {
         .collect();
     assert_eq!((hit.value.as_str(), hit.dte), ("win", 37));
     assert_eq!(names, ["c3", "e5"]);
-    let solver = Solver::new(
-        board,
-        SolverConfig {
-            hash_mb: 64,
-            threads: 1,
-            ..SolverConfig::default()
-        },
-    )
-    .unwrap();
-    let mut rng = common::rng(0x7777);
+    let solver = Solver::new(board, config(1, 64)).unwrap();
+    let mut rng = crate::common::rng(0x7777);
     for _ in 0..12 {
         let e = book.entries()[rng.random_range(0..book.len())];
         let pos = key_position(board, e.key);
@@ -504,7 +487,7 @@ fn the_committed_7x7_book_loads_and_agrees_with_the_solver() {
 fn a_build_whose_checkpoint_is_locked_by_another_run_is_refused_and_a_verified_book_passes() {
     let board = Board::new(5, 5).unwrap();
     let start = start(board, "c3");
-    let dir = temp_dir("locked");
+    let dir = scratch_dir("locked");
     let out = dir.join("b.book");
     let builder = BookBuilder::new(start, 3).output(&out);
     // Another run holds the checkpoint's lock: this build is refused before it writes.
@@ -549,7 +532,7 @@ fn assert_refused(bytes: &[u8], what: &str) {
         Err(BookError::Decode(e)) => assert!(e.contains("its children give"), "{what}: {e}"),
         other => panic!("{what}: {other:?}"),
     }
-    let dir = temp_dir("forged-load");
+    let dir = scratch_dir("forged-load");
     let path = dir.join("forged.book");
     std::fs::write(&path, bytes).unwrap();
     assert!(
@@ -651,7 +634,7 @@ fn forged_checkpoint(
 fn a_resumed_checkpoint_whose_records_were_flipped_is_refused_and_nothing_is_written() {
     let board = Board::new(5, 5).unwrap();
     let start = start(board, "c3");
-    let dir = temp_dir("forged-ckpt");
+    let dir = scratch_dir("forged-ckpt");
     let out = dir.join("b.book");
     // A small checkpoint is searched again whole on resume: one flipped record is found.
     for (strategy, records) in [

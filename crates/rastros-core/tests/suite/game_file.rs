@@ -7,7 +7,7 @@ use rastros_core::{
 };
 
 /// The example of the format's definition (issue 51): five moves from e5 on 8x8.
-const EXAMPLE: &str = include_str!("data/example.game");
+const EXAMPLE: &str = include_str!("../data/example.game");
 
 fn e5() -> Position {
     Position::start(Board::new(8, 8).unwrap(), "e5".parse().unwrap()).unwrap()

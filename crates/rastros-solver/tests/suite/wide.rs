@@ -3,22 +3,9 @@
 //! the 64-bit and the 128-bit solver agreeing where both fit; answers independent of the
 //! threads and the table size; and perft of 9x9 against a plain recursive count.
 
-mod common;
-
-use common::{check, random_positions, rng, solver_with, Brute};
+use crate::common::{check, random_positions, rng, sized, Brute};
 use rastros_core::{perft, perft_divide, Board, Position, Word};
-use rastros_solver::{Mode, Solver, SolverConfig};
-
-fn wide_solver(board: &'static Board<u128>, threads: usize, hash_mb: usize) -> Solver<u128> {
-    solver_with(
-        board,
-        SolverConfig {
-            hash_mb,
-            threads,
-            ..SolverConfig::default()
-        },
-    )
-}
+use rastros_solver::Mode;
 
 fn wide(width: u32, height: u32) -> &'static Board<u128> {
     Board::<u128>::with_word(width, height).unwrap()
@@ -31,7 +18,7 @@ fn long_thin_boards_and_deep_9x9_positions_against_brute_force() {
     for (w, h, count) in [(2, 40, 300), (3, 30, 300), (2, 60, 300), (9, 9, 400)] {
         let board = wide(w, h);
         assert!(board.size() > 64);
-        let solvers = [wide_solver(board, 1, 1), wide_solver(board, 2, 16)];
+        let solvers = [sized(board, 1, 1), sized(board, 2, 16)];
         let mut brute = Brute::default();
         let positions = random_positions(board, count, &mut rng);
         assert!(
@@ -58,7 +45,10 @@ fn both_words_give_the_same_answers_where_both_fit() {
     let mut checked = 0;
     for (w, h, count) in [(5, 5, 200), (7, 7, 200), (8, 8, 200), (2, 32, 200)] {
         let narrow = Board::new(w, h).unwrap();
-        let (a, b) = (common::solver(narrow), common::solver(wide(w, h)));
+        let (a, b) = (
+            crate::common::solver(narrow),
+            crate::common::solver(wide(w, h)),
+        );
         for (_, pos) in random_positions(narrow, count, &mut rng) {
             let wide_pos: Position<u128> = pos.to_string().parse().unwrap();
             assert_eq!(wide_pos.to_string(), pos.to_string());
@@ -85,10 +75,10 @@ fn wide_answers_do_not_depend_on_threads_or_table_size() {
     let board = wide(9, 9);
     let mut rng = rng(0x99);
     let solvers = [
-        wide_solver(board, 1, 1),
-        wide_solver(board, 2, 1),
-        wide_solver(board, 1, 64),
-        wide_solver(board, 2, 64),
+        sized(board, 1, 1),
+        sized(board, 2, 1),
+        sized(board, 1, 64),
+        sized(board, 2, 64),
     ];
     let start = Position::centre(board).unwrap();
     let mut checked = 0;
@@ -98,7 +88,7 @@ fn wide_answers_do_not_depend_on_threads_or_table_size() {
         let mut pos = start;
         let region = |p: &Position<u128>| board.reachable(p.free(), p.snail()).len();
         while region(&pos) > 26 {
-            let next = common::random_line(&pos, 1, &mut rng);
+            let next = crate::common::random_line(&pos, 1, &mut rng);
             if next == pos {
                 break;
             }
@@ -198,7 +188,7 @@ fn starts_on_empty_wide_boards_are_solved_and_their_lines_end_as_claimed() {
     ] {
         let board = wide(w, h);
         let pos = Position::start(board, start.parse::<Cell>().unwrap()).unwrap();
-        let solver = wide_solver(board, 2, 16);
+        let solver = sized(board, 2, 16);
         let dte = solver.analyze(&pos, Mode::Dte).unwrap();
         let line = dte.line().expect("a DTE answer has a line");
         assert_eq!(Some(line.len() as u32), dte.distance(), "{w}x{h} {start}");

@@ -3,14 +3,12 @@
 //! their checksums recomputed, so that only the proof is wrong) are refused; damaged and
 //! random files are refused with a message and never make the verifier panic.
 
-mod common;
-
-use common::{rng, solver, Brute};
+use crate::common::{config, rng, solver, Brute};
 use proptest::prelude::*;
 use rand::RngExt;
 use rastros_core::{Board, Player, Position, Word};
 use rastros_solver::certify::Record;
-use rastros_solver::{canonical, certify, Certificate, Solver, SolverConfig};
+use rastros_solver::{canonical, certify, Certificate, Solver};
 use rastros_verify::{fnv1a, verify};
 
 /// Both forms of the certificate verify, with the certificate's winner and position count.
@@ -377,11 +375,7 @@ fn certificates_do_not_depend_on_threads_or_table_size() {
         let bytes: Vec<Vec<u8>> = [(1, 1), (2, 1), (1, 32), (2, 32)]
             .iter()
             .map(|&(threads, hash_mb)| {
-                let config = SolverConfig {
-                    hash_mb,
-                    threads,
-                    ..SolverConfig::default()
-                };
+                let config = config(threads, hash_mb);
                 let s = Solver::new(board, config).unwrap();
                 certify(&s, &start, &[], None).unwrap().to_bytes()
             })
@@ -408,7 +402,7 @@ fn certificates_past_64_cells_verify_and_name_the_brute_force_winner() {
         for i in 0..400 {
             let start = Position::start(board, board.cell(starts[i * 7 % starts.len()])).unwrap();
             let plies = board.size() as usize / 2 + i % (board.size() as usize / 3);
-            let (pos, moves) = common::random_moves(&start, plies, &mut rng);
+            let (pos, moves) = crate::common::random_moves(&start, plies, &mut rng);
             if pos.is_over() || board.reachable(pos.free(), pos.snail()).len() > 16 {
                 continue;
             }
@@ -438,7 +432,7 @@ fn version_2_win_records_are_read_as_written() {
     let start = Position::start(board, "e5".parse().unwrap()).unwrap();
     let mut rng = rng(0x0002_ce27);
     let cert = loop {
-        let (pos, moves) = common::random_moves(&start, 60, &mut rng);
+        let (pos, moves) = crate::common::random_moves(&start, 60, &mut rng);
         if pos.is_over() || board.reachable(pos.free(), pos.snail()).len() > 16 {
             continue;
         }

@@ -4,11 +4,11 @@
 
 use proptest::prelude::*;
 use proptest::sample::{subsequence, Index};
+use proptest::test_runner::{RngAlgorithm, TestRng};
 use rastros_core::matching::*;
 use std::collections::HashMap;
 
-mod common;
-use common::brute_matching;
+mod tutte_berge;
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -133,13 +133,8 @@ fn tutte_size(vertices: u64, adj: &[u64; 64], seed: u64) -> u32 {
         }
         r
     }
-    let mut state = seed | 1;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        1 + state % (P - 1)
-    };
+    let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[seed.to_le_bytes(); 4].concat());
+    let mut next = || 1 + rng.next_u64() % (P - 1);
     let idx: Vec<u8> = (0..64u8).filter(|&v| vertices & bit(v) != 0).collect();
     let n = idx.len();
     let mut m = vec![vec![0u64; n]; n];
@@ -571,4 +566,31 @@ fn geography_small_named_cases() {
     for &s in &SCATTER[..6] {
         check_geography(vs, s, &adj, &mut memo);
     }
+}
+
+/// Brute-force maximum matching size of the graph `adj` induced on `vertices`: the lowest
+/// vertex is either left unmatched or matched along one of its edges (plain recursion,
+/// memoised on the vertex set). Self loops are ignored.
+pub fn brute_matching(
+    vertices: u64,
+    adj: &[u64; 64],
+    memo: &mut std::collections::HashMap<u64, u32>,
+) -> u32 {
+    if vertices == 0 {
+        return 0;
+    }
+    if let Some(&r) = memo.get(&vertices) {
+        return r;
+    }
+    let v = vertices.trailing_zeros();
+    let rest = vertices & !(1u64 << v);
+    let mut best = brute_matching(rest, adj, memo);
+    let mut nb = adj[v as usize] & rest;
+    while nb != 0 {
+        let u = nb.trailing_zeros();
+        nb &= nb - 1;
+        best = best.max(1 + brute_matching(rest & !(1u64 << u), adj, memo));
+    }
+    memo.insert(vertices, best);
+    best
 }

@@ -4,27 +4,21 @@
 //! again, it is the same). Besides random bytes, each gets valid texts with random edits, so
 //! the checks deep inside the formats are reached too.
 
-mod common;
-
 use std::sync::OnceLock;
 
-use common::solver;
+use crate::common::{config, solver};
 use proptest::prelude::*;
 use rastros_core::{parse_board, Board, BoardSize, Cell, Position};
 use rastros_solver::book::{export, Book, BookBuilder, BuildOutcome};
 use rastros_solver::survey::{self, SurveyRow};
 use rastros_solver::units::{solve_unit, split, Manifest};
-use rastros_solver::{Checkpoint, Mode, RootSolver, Solver, SolverConfig, Unit, UnitResult, Value};
+use rastros_solver::{Checkpoint, Mode, RootSolver, Solver, Unit, UnitResult, Value};
 
 /// Table budgets that cannot be met are errors, not panics or silently smaller tables.
 #[test]
 fn table_budgets_out_of_range_are_refused() {
     for hash_mb in [0, usize::MAX, usize::MAX >> 19] {
-        let config = SolverConfig {
-            hash_mb,
-            threads: 1,
-            ..SolverConfig::default()
-        };
+        let config = config(1, hash_mb);
         let err = Solver::new(five(), config).expect_err("refused");
         let text = err.to_string();
         assert!(

@@ -1,6 +1,7 @@
 //! The survey's symmetry: the mirror in the a1 diagonal maps W x H onto H x W and keeps both
 //! goals, so mirrored starts play the same game; the committed survey agrees with it.
 
+use crate::common::config;
 use rastros_core::{Board, Position};
 use rastros_solver::survey::{self, SurveyRow};
 use rastros_solver::{Solver, SolverConfig};
@@ -91,11 +92,7 @@ fn the_committed_survey_has_every_listed_board_and_every_dte() {
 
 fn small_config() -> survey::SurveyConfig {
     survey::SurveyConfig {
-        solver: SolverConfig {
-            hash_mb: 16,
-            threads: 1,
-            ..SolverConfig::default()
-        },
+        solver: config(1, 16),
         ..Default::default()
     }
 }

@@ -1,19 +1,15 @@
 //! The goal-free endgame (maximum matching) against plain search, and the solver with and
 //! without it.
 
-mod common;
-
-use common::{assert_same_answer, random_line, reachable, rng, solver_with, Brute};
+use crate::common::{assert_same_answer, config, random_line, reachable, rng, solver_with, Brute};
 use rastros_core::{Board, Position};
 use rastros_solver::{Solver, SolverConfig, Value};
 
 /// The tests' solver with the matching rules on or off.
 fn solver(board: &'static Board, matching: bool) -> Solver {
     let config = SolverConfig {
-        hash_mb: 16,
-        threads: 1,
         matching,
-        ..SolverConfig::default()
+        ..config(1, 16)
     };
     solver_with(board, config)
 }

@@ -8,9 +8,10 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use crate::common::config;
 use rastros_core::Board;
 use rastros_solver::puzzles::PuzzleSet;
-use rastros_solver::{Solver, SolverConfig};
+use rastros_solver::Solver;
 
 fn committed() -> PuzzleSet {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tables/puzzles.json");
@@ -40,11 +41,7 @@ fn every_committed_puzzle_holds_under_a_fresh_solve() {
     let mut solvers: HashMap<&'static Board, Solver> = HashMap::new();
     for p in &set.puzzles {
         let solver = solvers.entry(p.board).or_insert_with(|| {
-            let config = SolverConfig {
-                hash_mb: 16,
-                threads: 1,
-                ..SolverConfig::default()
-            };
+            let config = config(1, 16);
             Solver::new(p.board, config).unwrap()
         });
         p.verify(solver).unwrap();

@@ -1,7 +1,6 @@
-//! A deliberately naive reference implementation of the rules: a grid of booleans, the
-//! eight directions spelled out, no bitboards. Tests compare the real implementation to it.
-
-#![allow(dead_code)]
+//! What the core crate's tests share: a deliberately naive reference implementation of the
+//! rules (a grid of booleans, the eight directions spelled out, no bitboards) that tests
+//! compare the real implementation to.
 
 /// A position of the reference implementation.
 #[derive(Clone, Debug)]
@@ -111,31 +110,4 @@ impl RefPos {
 pub fn ref_cell(name: &str) -> (i32, i32) {
     let b = name.as_bytes();
     ((b[0] - b'a') as i32, name[1..].parse::<i32>().unwrap() - 1)
-}
-
-/// Brute-force maximum matching size of the graph `adj` induced on `vertices`: the lowest
-/// vertex is either left unmatched or matched along one of its edges (plain recursion,
-/// memoised on the vertex set). Self loops are ignored.
-pub fn brute_matching(
-    vertices: u64,
-    adj: &[u64; 64],
-    memo: &mut std::collections::HashMap<u64, u32>,
-) -> u32 {
-    if vertices == 0 {
-        return 0;
-    }
-    if let Some(&r) = memo.get(&vertices) {
-        return r;
-    }
-    let v = vertices.trailing_zeros();
-    let rest = vertices & !(1u64 << v);
-    let mut best = brute_matching(rest, adj, memo);
-    let mut nb = adj[v as usize] & rest;
-    while nb != 0 {
-        let u = nb.trailing_zeros();
-        nb &= nb - 1;
-        best = best.max(1 + brute_matching(rest & !(1u64 << u), adj, memo));
-    }
-    memo.insert(vertices, best);
-    best
 }
