@@ -190,3 +190,61 @@ fn survey_rows_agree_with_the_committed_solutions() {
         );
     }
 }
+
+/// `tables/8x9-e5-value.json`, a value-mode solve past 64 cells (so on the 128-bit word):
+/// its position is its board and start; each searched root move is legal, distinct, and its
+/// line ends the game as the move's value says; the checkpoint stopped at its first winning
+/// move, which is the file's `winning_move` and value; the nodes add up; and a fresh solver
+/// agrees with the winner along the last plies of every line.
+#[test]
+fn the_value_solution_of_8x9_is_consistent_with_the_rules_and_the_solver() {
+    let file = tables().join("8x9-e5-value.json");
+    let json: Json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let board = Board::<u128>::with_word(8, 9).unwrap();
+    assert_eq!(json["board"], "8x9");
+    let start = Position::start(board, json["start"].as_str().unwrap().parse().unwrap()).unwrap();
+    assert_eq!(json["position"].as_str().unwrap(), start.to_string());
+    assert_eq!(json["mode"], "value");
+    let solver = Solver::new(board, config(1, 64)).unwrap();
+    let roots = json["root_moves"].as_array().unwrap();
+    assert!(!roots.is_empty());
+    let mut seen = Vec::new();
+    let mut nodes = 0;
+    for (i, root) in roots.iter().enumerate() {
+        let name = root["move"].as_str().unwrap();
+        let line: Vec<u8> = strings(&root["line"])
+            .iter()
+            .map(|c| board.parse_cell(c).unwrap())
+            .collect();
+        assert_eq!(line[0], board.parse_cell(name).unwrap(), "{name}");
+        assert!(!seen.contains(&line[0]), "{name} twice");
+        seen.push(line[0]);
+        let v = value(root["value"].as_str().unwrap());
+        rastros_solver::claim::check_claim(&start, &line, v, None)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        // Only the last root move searched may win: a value-mode checkpoint stops there.
+        assert_eq!(v == Value::Win, i == roots.len() - 1, "{name}");
+        nodes += root["nodes"].as_u64().unwrap();
+        // Along the line the winner keeps the win: re-solved where a solve is quick, once
+        // at most `SMALL` cells are free (7x7's 48 at its start).
+        const SMALL: u32 = 44;
+        let mut pos = start;
+        for (ply, &to) in line.iter().enumerate() {
+            pos = pos.play_index(to).unwrap();
+            if pos.is_over() || pos.free().len() > SMALL {
+                continue;
+            }
+            let mover_wins = (ply % 2 == 1) == (v == Value::Win);
+            let expected = if mover_wins { Value::Win } else { Value::Loss };
+            assert_eq!(
+                solver.value(&pos).unwrap(),
+                expected,
+                "{name}: ply {}",
+                ply + 1
+            );
+        }
+    }
+    assert_eq!(json["value"], "win");
+    assert_eq!(json["winning_move"], roots[roots.len() - 1]["move"]);
+    assert_eq!(json["nodes"].as_u64().unwrap(), nodes);
+}
