@@ -89,6 +89,39 @@ fn survey_writes_and_merges_its_files() {
     );
 }
 
+/// A start stopped by its time limit is a `?` row (and its mirror image's, b1 and a2), in
+/// the CSV as in the grid: surveyed, never guessed; a later survey's value replaces it.
+#[test]
+fn starts_stopped_by_the_limit_are_kept_as_question_marks_until_solved() {
+    let tmp = scratch();
+    let dir = tmp.path();
+    let survey = |extra: &[&str]| {
+        let mut args = vec!["survey", "--boards", "5x5", "--starts", "c3,b1"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--merge", "--out", s(dir), "--hash-mb", "8"]);
+        ok(&args)
+    };
+    survey(&["--time-limit", "0"]);
+    let csv = std::fs::read_to_string(dir.join("survey.csv")).unwrap();
+    assert_eq!(
+        csv,
+        "width,height,start,value,dte\n5,5,b1,?,\n5,5,a2,?,\n5,5,c3,?,\n"
+    );
+    let md = std::fs::read_to_string(dir.join("survey.md")).unwrap();
+    assert!(md.contains("| **3** | · | · | ? | · | · |"), "{md}");
+    assert!(md.contains("| 5x5 | 0 of 23 | 0 | 0 | - |"), "{md}");
+    // Read back by --merge, the `?` rows stay until a survey finds the values.
+    survey(&["--time-limit", "0"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("survey.csv")).unwrap(),
+        csv
+    );
+    survey(&[]);
+    let csv = std::fs::read_to_string(dir.join("survey.csv")).unwrap();
+    assert!(csv.contains("\n5,5,c3,win,17\n"), "{csv}");
+    assert!(!csv.contains('?'), "{csv}");
+}
+
 #[test]
 fn a_killed_survey_keeps_every_finished_row() {
     let tmp = scratch();

@@ -334,14 +334,15 @@ fn within<T: Send, W: Word>(
     }
 }
 
-/// The rows with a value as CSV: `width,height,start,value,dte`, sorted by width, height
-/// and start cell index; `dte` is empty when only the value is known.
+/// The rows as CSV: `width,height,start,value,dte`, sorted by width, height and start cell
+/// index; `dte` is empty when only the value is known, and `value` is `?` (with no `dte`)
+/// for a start whose value did not finish within its limit: surveyed, not solved.
 pub fn to_csv(rows: &[SurveyRow]) -> String {
-    let mut rows: Vec<&SurveyRow> = rows.iter().filter(|r| r.value.is_some()).collect();
+    let mut rows: Vec<&SurveyRow> = rows.iter().collect();
     rows.sort_by_key(|r| r.sort_key());
     let mut out = String::from("width,height,start,value,dte\n");
     for r in rows {
-        let value = r.value.expect("filtered");
+        let value = r.value.map_or("?".to_string(), |v| v.to_string());
         let dte = r.dte.map_or(String::new(), |d| d.to_string());
         let _ = writeln!(
             out,
@@ -398,16 +399,17 @@ pub fn parse_csv(text: &str) -> Result<Vec<SurveyRow>, SurveyError> {
             return Err(bad("a goal is not a start cell".into()));
         }
         let value = match value {
-            "win" => Value::Win,
-            "loss" => Value::Loss,
-            v => return Err(bad(format!("value '{v}' is neither win nor loss"))),
+            "win" => Some(Value::Win),
+            "loss" => Some(Value::Loss),
+            "?" => None,
+            v => return Err(bad(format!("value '{v}' is neither win, loss nor ?"))),
         };
         let dte = if dte.is_empty() {
             None
         } else {
             Some(num(dte)?)
         };
-        let row = SurveyRow::new(board, start, Some(value), dte).map_err(|e| bad(e.to_string()))?;
+        let row = SurveyRow::new(board, start, value, dte).map_err(|e| bad(e.to_string()))?;
         if let Some(first) = seen.insert(row.sort_key(), n + 1) {
             return Err(bad(format!(
                 "a second row for {} of {board} (the first is line {first})",
@@ -444,7 +446,11 @@ pub fn recheck(
         rows.iter().map(|r| (r.sort_key(), r)).collect();
     for r in rows {
         let image = transposed(r);
-        if let Some(m) = by_key.get(&image.sort_key()) {
+        // A `?` row claims nothing, so it cannot disagree.
+        if let Some(m) = by_key
+            .get(&image.sort_key())
+            .filter(|m| m.value.is_some() && r.value.is_some())
+        {
             let both = r.dte.is_some() && m.dte.is_some();
             if m.value != r.value || (both && m.dte != r.dte) {
                 return Err(SurveyError::Row(format!(
@@ -458,7 +464,10 @@ pub fn recheck(
         }
     }
     let mut small: BTreeMap<(u8, u8), Vec<&SurveyRow>> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.board.size() <= RECHECK_CELLS) {
+    for r in rows
+        .iter()
+        .filter(|r| r.board.size() <= RECHECK_CELLS && r.value.is_some())
+    {
         small.entry((r.width(), r.height())).or_default().push(r);
     }
     let mut solved = 0;
@@ -509,7 +518,8 @@ pub fn merge(old: &[SurveyRow], new: &[SurveyRow]) -> Vec<SurveyRow> {
 /// corner), so the start cell (file, rank) of W x H starts the same game as (rank, file) of
 /// H x W; on a square board that is the mirror image on the same board. A row that knows
 /// less than its image's row (no value, or no DTE) takes the image's value and DTE, with a
-/// time of 0; an image with no row at all gets one when the row has a value. Rows are
+/// time of 0; an image with no row at all gets a copy of the row (a `?` row too: the image's
+/// game is the same, so its search would not finish either). Rows are
 /// returned sorted.
 ///
 /// ```
@@ -536,7 +546,7 @@ pub fn complete_by_symmetry(rows: &[SurveyRow]) -> Vec<SurveyRow> {
         let image = transposed(r);
         let better = match map.get(&image.sort_key()) {
             Some(m) => r.knowledge() > m.knowledge(),
-            None => r.value.is_some(),
+            None => true,
         };
         if better {
             map.insert(image.sort_key(), image);
@@ -579,7 +589,7 @@ pub fn to_markdown(rows: &[SurveyRow], preamble: &str) -> String {
         out.push('\n');
     }
     // A summary table first.
-    out += "| board | start cells surveyed | player 1 wins | player 1 loses | centre |\n";
+    out += "| board | start cells solved | player 1 wins | player 1 loses | centre |\n";
     out += "| --- | ---: | ---: | ---: | --- |\n";
     for (&(w, h), rs) in &boards {
         let board = rs[0].board();
@@ -658,7 +668,7 @@ mod tests {
 
     /// Boards of 65 to 128 cells: listed by `boards` up to 128 cells and no further, their
     /// rows (files past `z` too) round trip through the CSV, mirror into their transposes, and a
-    /// start stopped by its limit is `?` in the grid and absent from the CSV, never a guess.
+    /// start stopped by its limit is `?` in the CSV and the grid, never a guess.
     #[test]
     fn boards_past_64_cells_are_listed_written_and_read_back() {
         let listed: Vec<(u8, u8)> = boards(9, 9, 128)
@@ -681,10 +691,12 @@ mod tests {
         let csv = to_csv(&rows);
         assert_eq!(
             csv,
-            "width,height,start,value,dte\n9,9,c3,win,\n30,3,ab2,loss,61\n"
+            "width,height,start,value,dte\n9,9,c3,win,\n9,9,e5,?,\n30,3,ab2,loss,61\n"
         );
         let back = parse_csv(&csv).unwrap();
-        assert_eq!(back, [rows[1], rows[2]]);
+        assert_eq!(back, [rows[1], rows[0], rows[2]]);
+        // A `?` with a distance claims a distance without a value: refused.
+        assert!(parse_csv("width,height,start,value,dte\n9,9,e5,?,12\n").is_err());
         // ab2 of 30x3 (file 27, rank 1) is b28 of 3x30.
         let all = complete_by_symmetry(&rows);
         let image = all
@@ -717,13 +729,20 @@ mod tests {
         let csv = to_csv(&[unknown, value_only, full]);
         assert_eq!(
             csv,
-            "width,height,start,value,dte\n8,8,c2,win,21\n8,8,d4,loss,\n"
+            "width,height,start,value,dte\n8,8,c2,win,21\n8,8,d4,loss,\n8,8,e5,?,\n"
         );
         let back = parse_csv(&csv).unwrap();
         assert_eq!(
             back.iter().map(|r| (r.value, r.dte)).collect::<Vec<_>>(),
-            [(Some(Value::Win), Some(21)), (Some(Value::Loss), None)]
+            [
+                (Some(Value::Win), Some(21)),
+                (Some(Value::Loss), None),
+                (None, None)
+            ]
         );
+        // A value found later replaces a `?` read from the file.
+        let e5_loss = row(b, "e5", Some(Value::Loss), None);
+        assert_eq!(merge(&[unknown], &[e5_loss]), [e5_loss]);
         assert!(parse_csv("width,height,start,value,dte\n8,8,d4,loss,x\n").is_err());
 
         // Less knowledge never replaces more; more replaces less.
