@@ -36,8 +36,8 @@ pub struct SurveyArgs {
     /// goals.
     #[arg(long, value_delimiter = ',')]
     starts: Vec<Cell>,
-    /// Give up on a start position's value after this many seconds (it is then left out of
-    /// the CSV and drawn as `?`). Default: no limit.
+    /// Give up on a start position's value after this many seconds (its row then has the
+    /// value `?`, drawn as `?`, until a later survey finds the value). Default: no limit.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     time_limit: Option<Duration>,
     /// Give up on a start position's DTE after this many seconds once its value is known
