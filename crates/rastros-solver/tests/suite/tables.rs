@@ -248,3 +248,28 @@ fn the_value_solution_of_8x9_is_consistent_with_the_rules_and_the_solver() {
     assert_eq!(json["winning_move"], roots[roots.len() - 1]["move"]);
     assert_eq!(json["nodes"].as_u64().unwrap(), nodes);
 }
+
+/// `tables/9x9-e5-d2/`, the 9x9 split solved unit by unit across sessions: the merge reads
+/// every unit and every committed result (checksum, position, and a line that ends the game
+/// as the result says) and, while units are left, names them as missing and none as failed.
+#[test]
+fn the_committed_9x9_unit_results_are_sound_and_the_rest_are_named() {
+    let dir = tables().join("9x9-e5-d2");
+    let results = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_str().unwrap().ends_with(".pos.result")
+        })
+        .count();
+    assert!(results >= 1, "{}", dir.display());
+    match rastros_solver::units::merge_dir::<u128>(&dir) {
+        Err(rastros_solver::units::UnitError::Unsolved(u)) => {
+            assert_eq!(u.units, 56);
+            assert_eq!(u.count("failed") + u.count("partial"), 0, "{u}");
+            assert_eq!(u.count("missing"), 56 - results, "{u}");
+        }
+        Ok(merged) => assert_eq!(merged.mode, rastros_solver::Mode::Value),
+        Err(e) => panic!("{e}"),
+    }
+}
