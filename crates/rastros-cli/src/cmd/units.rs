@@ -8,15 +8,17 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use rastros_core::Word;
 use rastros_solver::units::{
-    self, certify_unit, read_split_dirs, recheck_unit, result_path, unit_file_name, verify_unit,
-    write_split, Problem, Unsolved, MANIFEST_NAME,
+    self, certify_unit, read_split_dirs, read_split_dirs_partial, recheck_unit, result_path,
+    unit_file_name, verify_unit, write_split, Problem, SplitDir, Unsolved, MANIFEST_NAME,
 };
-use rastros_solver::{Manifest, Mode, Solver, Unit, UnitError, UnitResult};
+use rastros_solver::{Manifest, Mode, Solver, Unit, UnitError, UnitResult, Value};
 use serde_json::json;
 
 use crate::args::{check_depth, on_word, CliError, PositionArgs, SearchArgs};
 use crate::cmd::solve::ModeArg;
-use crate::report::{analysis_json, count, count_bar, note, outln, print_analysis, write_stdout};
+use crate::report::{
+    analysis_json, count, count_bar, json_seconds, note, out, outln, print_analysis, write_stdout,
+};
 
 /// Arguments of `rastros split`.
 #[derive(Debug, Args)]
@@ -363,6 +365,14 @@ pub struct MergeArgs {
     /// end against their results.
     #[arg(long, value_name = "N", default_value_t = 0)]
     recheck: usize,
+    /// Go on when units are not solved yet: print what the solved ones decide about the
+    /// root's value and each first move (three-valued minimax: won when one move leads to a
+    /// position lost for the opponent, lost when every move leads to one won for them), in
+    /// any mode. Exit 0 when the value is decided; otherwise name the units that can still
+    /// change it, with the command that solves only those, and exit 2. Damaged or forged
+    /// results are still errors. Distances and lines need every unit.
+    #[arg(long)]
+    partial: bool,
     /// The seed that chooses the units of --recheck (default: a new one, printed, so that
     /// the choice cannot be foreseen).
     #[arg(long, requires = "recheck")]
@@ -391,10 +401,19 @@ pub fn merge(args: MergeArgs) -> Result<(), CliError> {
 
 /// [`merge`] of the split directories `dirs` on the word `W`.
 fn merge_in<W: Word>(args: &MergeArgs, dirs: &[&Path]) -> Result<(), CliError> {
-    let split = match read_split_dirs::<W>(dirs) {
-        Err(UnitError::Unsolved(u)) => return Err(report_unsolved(&u, args.json, args.verify)),
-        read => read?,
+    let (split, unsolved) = if args.partial {
+        read_split_dirs_partial::<W>(dirs)?
+    } else {
+        match read_split_dirs::<W>(dirs) {
+            Err(UnitError::Unsolved(u)) => return Err(report_unsolved(&u, args.json, args.verify)),
+            read => (read?, None),
+        }
     };
+    if let Some(u) = &unsolved {
+        if u.count("failed") > 0 {
+            return Err(report_unsolved(u, args.json, args.verify));
+        }
+    }
     let mut verified = None;
     if args.verify {
         let bar = count_bar(split.units.len() as u64, "certificates checked");
@@ -417,6 +436,9 @@ fn merge_in<W: Word>(args: &MergeArgs, dirs: &[&Path]) -> Result<(), CliError> {
         }
         bar.finish_and_clear();
         rechecked = Some((picks.len(), seed));
+    }
+    if let Some(u) = unsolved {
+        return report_decision(&split, &u, args, verified, rechecked);
     }
     let merged = split.merge()?;
     let m = &merged.manifest;
@@ -453,4 +475,115 @@ fn merge_in<W: Word>(args: &MergeArgs, dirs: &[&Path]) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+/// `merge --partial` with units unsolved: prints what the solved units of `split` decide
+/// (text, or one JSON object), and exits 0 when the root's value is decided; otherwise an
+/// error naming the units that can still change it and the command that solves only those.
+fn report_decision<W: Word>(
+    split: &SplitDir<W>,
+    u: &Unsolved,
+    args: &MergeArgs,
+    verified: Option<usize>,
+    rechecked: Option<(usize, u64)>,
+) -> Result<(), CliError> {
+    let d = split.decide()?;
+    let m = &split.manifest;
+    let needed = Unsolved {
+        list: u
+            .list
+            .iter()
+            .filter(|x| d.needed.contains(&x.number))
+            .cloned()
+            .collect(),
+        ..u.clone()
+    };
+    let command = (!needed.list.is_empty()).then(|| resolve_command(&needed, args.verify));
+    let value_text = |v: Option<Value>| v.map_or("?", Value::as_str);
+    if args.json {
+        let moves: serde_json::Map<String, serde_json::Value> = d
+            .moves
+            .iter()
+            .map(|(cell, v)| (cell.to_string(), v.map(Value::as_str).into()))
+            .collect();
+        let mut out = json!({
+            "complete": false,
+            "decided": d.value.is_some(),
+            "board": m.root.board().to_string(),
+            "start": m.start,
+            "position": m.root.to_string(),
+            "moves": m.moves,
+            "side_to_move": m.root.side_to_move().number(),
+            "value": d.value.map(Value::as_str),
+            "move_values": moves,
+            "units": d.units,
+            "solved": d.solved,
+            "missing": u.count("missing"),
+            "partial": u.count("partial"),
+            "needed": d.needed,
+            "command": command,
+            "nodes": d.nodes,
+            "seconds": json_seconds(d.seconds),
+        });
+        if let Some(n) = verified {
+            out["verified"] = n.into();
+        }
+        if let Some((n, seed)) = rechecked {
+            out["rechecked"] = n.into();
+            out["recheck_seed"] = seed.into();
+        }
+        outln!("{out}");
+    } else {
+        out!("{}", m.root.diagram());
+        outln!("position      {}", m.root);
+        outln!("to move       player {}", m.root.side_to_move());
+        match d.value {
+            Some(v) => outln!(
+                "value         {v}, decided by {} of {} units (distances need all)",
+                d.solved,
+                d.units
+            ),
+            None => outln!(
+                "value         not decided by the {} of {} units solved",
+                d.solved,
+                d.units
+            ),
+        }
+        let moves: Vec<String> = d
+            .moves
+            .iter()
+            .map(|(cell, v)| format!("{cell} {}", value_text(*v)))
+            .collect();
+        outln!("first moves   {}", moves.join(", "));
+        outln!(
+            "unsolved      {} missing, {} partial; {} can still change the answer",
+            u.count("missing"),
+            u.count("partial"),
+            count(d.needed.len() as u64, "unit", "units")
+        );
+        outln!("nodes         {}", d.nodes);
+        outln!("time          {:.3} s", d.seconds);
+        if let Some(n) = verified {
+            outln!(
+                "verified      {} proved by their certificates (values only)",
+                count(n as u64, "unit value", "unit values")
+            );
+        }
+        if let Some((n, seed)) = rechecked {
+            outln!(
+                "rechecked     {} solved again, same results (--seed {seed})",
+                count(n as u64, "unit", "units")
+            );
+        }
+    }
+    match command {
+        Some(command) if d.value.is_none() => Err(CliError(format!(
+            "the value of {} is not decided by the {} of {} units solved; solve the {} that can change it with: {command}",
+            u.dir,
+            d.solved,
+            d.units,
+            needed.list.len()
+        ))),
+        _ => Ok(()),
+    }
 }

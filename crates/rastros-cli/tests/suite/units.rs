@@ -276,6 +276,84 @@ fn merge_lists_the_unsolved_units_and_the_command_that_solves_only_those() {
 }
 
 #[test]
+fn merge_partial_decides_the_value_as_soon_as_the_solved_units_do() {
+    let tmp = scratch();
+    let dir = tmp.path().join("units");
+    let files = split_5x5(&dir);
+    let direct = parse(&small(&[
+        "solve", "--board", "5x5", "--mode", "value", "--json",
+    ]));
+    // Solve, one at a time, the first unit that `merge --partial` says can change the
+    // answer, until it says the value is decided.
+    let mut solved = 0;
+    let report = loop {
+        let run = rastros(&["merge", s(&dir), "--partial", "--json"]);
+        assert!(!run.panicked());
+        let report = parse(&run.stdout);
+        assert_eq!(report["solved"], solved);
+        assert_eq!(report["units"], files.len());
+        if report["decided"] == true {
+            assert_eq!(run.code, Some(0), "{}", run.stderr);
+            break report;
+        }
+        assert_eq!(run.code, Some(2));
+        let needed: Vec<u64> = report["needed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .collect();
+        let first = needed[0] as usize;
+        assert!(
+            !result_path(&files[first]).exists(),
+            "unit {first} is solved"
+        );
+        let err = run.stderr.trim_end();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.ends_with(report["command"].as_str().unwrap()), "{err}");
+        small(&["solve-unit", s(&files[first]), "--mode", "value"]);
+        solved += 1;
+    };
+    assert_eq!(report["value"], direct["value"]);
+    assert!(solved < files.len(), "every unit was needed");
+    assert_eq!(report["needed"], serde_json::json!([]));
+    assert_eq!(report["command"], Json::Null);
+    // The first moves it decided agree with solving each of them.
+    for (cell, v) in report["move_values"].as_object().unwrap() {
+        if let Some(v) = v.as_str() {
+            let child = parse(&small(&[
+                "solve", "--board", "5x5", "--moves", cell, "--mode", "value", "--json",
+            ]));
+            let flipped = if child["value"] == "win" {
+                "loss"
+            } else {
+                "win"
+            };
+            assert_eq!(v, flipped, "{cell}");
+        }
+    }
+    // The text form says so, and how many units decided it.
+    let text = small(&["merge", s(&dir), "--partial"]);
+    let line = format!(
+        "value         {}, decided by {solved} of {} units",
+        direct["value"].as_str().unwrap(),
+        files.len()
+    );
+    assert!(text.contains(&line), "{text}");
+    // Without --partial the merge still wants every unit.
+    assert_eq!(rastros(&["merge", s(&dir)]).code, Some(2));
+    // A damaged result is an error with --partial too, naming it.
+    let damaged = files
+        .iter()
+        .map(|f| result_path(f))
+        .find(|r| r.exists())
+        .unwrap();
+    fs::write(&damaged, "rastros-unit-result 3\n").unwrap();
+    let err = fails(&["merge", s(&dir), "--partial"]);
+    assert!(err.contains(s(&damaged)), "{err}");
+}
+
+#[test]
 fn solve_unit_units_refuses_bad_lists_and_non_split_directories() {
     let tmp = scratch();
     let dir = tmp.path().join("units");

@@ -2,11 +2,11 @@
 //! four phases: read every directory's files, check them against the split, combine the
 //! directories' results unit by unit, and report the units left unsolved.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use rastros_core::{Outcome, Position, Word};
+use rastros_core::{Cell, Outcome, Position, Word};
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -200,7 +200,31 @@ pub fn read_split_dirs<W: Word>(dirs: &[&Path]) -> Result<SplitDir<W>, UnitError
     }
     check_same_split(&read)?;
     let (mode, found) = combine(&read)?;
-    report(&read, mode, found)
+    match report(&read, mode, found) {
+        (_, Some(unsolved)) => Err(UnitError::Unsolved(unsolved)),
+        (split, None) => Ok(split),
+    }
+}
+
+/// [`read_split_dirs`] that goes on when units have no usable result: the split directory
+/// with the units that have one, and the units that have none (`None` when every unit is
+/// solved), for [`SplitDir::decide`]. Everything else is checked as by `read_split_dirs`.
+pub fn read_split_dirs_partial<W: Word>(
+    dirs: &[&Path],
+) -> Result<(SplitDir<W>, Option<Box<Unsolved>>), UnitError> {
+    if dirs.is_empty() {
+        return Err(UnitError::NoManifest("(no directory given)".into()));
+    }
+    let read = dirs
+        .iter()
+        .map(|d| read_dir_files(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    for d in &read {
+        check_dir(d)?;
+    }
+    check_same_split(&read)?;
+    let (mode, found) = combine(&read)?;
+    Ok(report(&read, mode, found))
 }
 
 /// The files of one split directory, read: its manifest, its file names, and its units.
@@ -449,13 +473,13 @@ fn combine<W: Word>(
     Ok((mode.map(|(m, _)| m), combined))
 }
 
-/// The split directory with every unit's result, or [`UnitError::Unsolved`] listing the
-/// units without one (phase 4).
+/// The split directory with the units that have a result, and the units without one, if
+/// any (phase 4).
 fn report<W: Word>(
     read: &[DirFiles<W>],
     mode: Option<Mode>,
     combined: Vec<Result<(usize, UnitResult<W>), Problem>>,
-) -> Result<SplitDir<W>, UnitError> {
+) -> (SplitDir<W>, Option<Box<Unsolved>>) {
     let d = &read[0];
     let mut units = Vec::new();
     let mut list = Vec::new();
@@ -473,21 +497,22 @@ fn report<W: Word>(
             }),
         }
     }
-    if !list.is_empty() {
+    let unsolved = (!list.is_empty()).then(|| {
         list.sort_by_key(|u| u.number);
-        return Err(UnitError::Unsolved(Box::new(Unsolved {
+        Box::new(Unsolved {
             dir: d.dir.display().to_string(),
             units: d.units.len(),
             mode,
             list,
-        })));
-    }
+        })
+    });
     // With no units at all (every line ends within the depth) the answer is exact anyway.
-    Ok(SplitDir {
+    let split = SplitDir {
         manifest: d.manifest.clone(),
         mode: mode.unwrap_or(Mode::Dte),
         units,
-    })
+    };
+    (split, unsolved)
 }
 
 /// The number `N` of the unit file name `unit-NNNNNN.pos` ([`check_dir`] has checked that
@@ -530,6 +555,168 @@ impl<W: Word> SplitDir<W> {
         order.truncate(count);
         order
     }
+}
+
+/// What the units solved so far decide about a split's root, without the others
+/// ([`SplitDir::decide`], [`decide`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The root's value for its side to move, when the solved units decide it.
+    pub value: Option<Value>,
+    /// Every root move, in cell order, with its value for the root's side to move when the
+    /// solved units decide it.
+    pub moves: Vec<(Cell, Option<Value>)>,
+    /// The numbers of the unsolved units whose results can still change what is undecided:
+    /// those below no decided position, in number order. Empty when the value is decided.
+    pub needed: Vec<usize>,
+    /// The units with a result.
+    pub solved: usize,
+    /// The split's units in all.
+    pub units: usize,
+    /// The nodes the solved units searched.
+    pub nodes: u64,
+    /// The seconds the solved units took.
+    pub seconds: f64,
+}
+
+impl<W: Word> SplitDir<W> {
+    /// What the units solved so far decide ([`decide`]): results of any mode give values,
+    /// so a split can be stopped once the root is decided. Distances and principal
+    /// variations need every unit ([`merge`](Self::merge)).
+    pub fn decide(&self) -> Result<Decision, UnitError> {
+        let values: HashMap<Position<W>, Value> = self
+            .units
+            .iter()
+            .map(|u| (u.unit.position, u.result.value))
+            .collect();
+        let m = &self.manifest;
+        let mut decision = decide(&m.root, m.depth, &values)?;
+        decision.nodes = self
+            .units
+            .iter()
+            .try_fold(0u64, |sum, u| sum.checked_add(u.result.nodes))
+            .ok_or(UnitError::NodeOverflow)?;
+        decision.seconds = self.units.iter().fold(0.0, |sum, u| sum + u.result.seconds);
+        Ok(decision)
+    }
+}
+
+/// What the unit values `values` (keyed by their positions) decide about `root`, split
+/// `depth` plies deep, in three-valued minimax: a position is won when one of its moves
+/// leads to a position lost for the opponent, lost when every move leads to one won for the
+/// opponent, and undecided otherwise. `nodes` and `seconds` are left at zero.
+pub fn decide<W: Word>(
+    root: &Position<W>,
+    depth: u32,
+    values: &HashMap<Position<W>, Value>,
+) -> Result<Decision, UnitError> {
+    if depth == 0 {
+        return Err(UnitError::BadDepth(depth));
+    }
+    let outcome = root.outcome();
+    if outcome != Outcome::InProgress {
+        return Err(UnitError::GameOver(outcome));
+    }
+    struct Known<'r, W: Word> {
+        values: &'r HashMap<Position<W>, Value>,
+        memo: HashMap<Position<W>, Option<Value>>,
+    }
+    impl<W: Word> Known<'_, W> {
+        /// The value of `pos`, `left` plies above the units, if decided.
+        fn value(&mut self, pos: &Position<W>, left: u32) -> Option<Value> {
+            if let Some(s) = terminal_score(pos) {
+                return Some(s.value);
+            }
+            if left == 0 {
+                return self.values.get(pos).copied();
+            }
+            if let Some(&v) = self.memo.get(pos) {
+                return v;
+            }
+            let mut all_won = true;
+            let mut value = None;
+            for to in pos.legal_moves() {
+                let mut child = *pos;
+                child.play_unchecked(to);
+                match self.value(&child, left - 1) {
+                    Some(Value::Loss) => {
+                        value = Some(Value::Win);
+                        break;
+                    }
+                    Some(Value::Win) => {}
+                    None => all_won = false,
+                }
+            }
+            if value.is_none() && all_won {
+                value = Some(Value::Loss);
+            }
+            self.memo.insert(*pos, value);
+            value
+        }
+
+        /// Adds to `needed` the units below `pos` (`left` plies above them) and below no
+        /// decided position.
+        fn needed(
+            &mut self,
+            pos: &Position<W>,
+            left: u32,
+            numbers: &HashMap<Position<W>, usize>,
+            needed: &mut BTreeSet<usize>,
+        ) {
+            if self.value(pos, left).is_some() {
+                return;
+            }
+            if left == 0 {
+                needed.extend(numbers.get(pos));
+                return;
+            }
+            for to in pos.legal_moves() {
+                let mut child = *pos;
+                child.play_unchecked(to);
+                self.needed(&child, left - 1, numbers, needed);
+            }
+        }
+    }
+    let mut known = Known {
+        values,
+        memo: HashMap::new(),
+    };
+    let value = known.value(root, depth);
+    let moves = root
+        .legal_moves()
+        .into_iter()
+        .map(|to| {
+            let mut child = *root;
+            child.play_unchecked(to);
+            let v = known.value(&child, depth - 1).map(Value::flip);
+            (root.board().cell(to), v)
+        })
+        .collect();
+    let all = split(root, depth)?;
+    let mut needed = BTreeSet::new();
+    if value.is_none() {
+        let numbers: HashMap<Position<W>, usize> = all
+            .units
+            .iter()
+            .enumerate()
+            .map(|(n, u)| (u.position, n))
+            .collect();
+        known.needed(root, depth, &numbers, &mut needed);
+    }
+    let solved = all
+        .units
+        .iter()
+        .filter(|u| values.contains_key(&u.position))
+        .count();
+    Ok(Decision {
+        value,
+        moves,
+        needed: needed.into_iter().collect(),
+        solved,
+        units: all.units.len(),
+        nodes: 0,
+        seconds: 0.0,
+    })
 }
 
 /// Minimaxes the `depth`-ply tree below `root` from the unit `results` (keyed by their

@@ -105,8 +105,8 @@ pub use format::{
 };
 use format::{file_names, is_result_name, is_unit_name};
 pub use merge::{
-    merge, merge_dir, merge_dirs, read_split_dir, read_split_dirs, Merged, Problem, SolvedUnit,
-    SplitDir, Unsolved, UnsolvedUnit,
+    decide, merge, merge_dir, merge_dirs, read_split_dir, read_split_dirs, read_split_dirs_partial,
+    Decision, Merged, Problem, SolvedUnit, SplitDir, Unsolved, UnsolvedUnit,
 };
 pub use solve::{certify_unit, recheck_unit, solve_unit, verify_unit};
 use split::walk_limit;

@@ -19,7 +19,7 @@ use super::{c3_6x6, same_answer, six, wide_positions};
 use crate::common::{config, random_line, scratch, scratch_dir, solver, solver_with, Brute};
 
 /// Splits `pos` into `dir` at `depth`, solves every unit with `solver` in `mode`.
-fn split_and_solve<W: Word>(
+pub(super) fn split_and_solve<W: Word>(
     solver: &Solver<W>,
     pos: &Position<W>,
     depth: u32,

@@ -4,6 +4,7 @@
 //! checksums recomputed) are refused with typed errors naming the file.
 
 mod checkpoints;
+mod decide;
 mod merge;
 
 use rastros_core::{Board, Position};
