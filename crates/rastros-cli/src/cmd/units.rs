@@ -368,9 +368,10 @@ pub struct MergeArgs {
     /// Go on when units are not solved yet: print what the solved ones decide about the
     /// root's value and each first move (three-valued minimax: won when one move leads to a
     /// position lost for the opponent, lost when every move leads to one won for them), in
-    /// any mode. Exit 0 when the value is decided; otherwise name the units that can still
-    /// change it, with the command that solves only those, and exit 2. Damaged or forged
-    /// results are still errors. Distances and lines need every unit.
+    /// any mode; a unit not solved takes the value of a solved twin (the same canonical
+    /// key: its mirror image, say). Exit 0 when the value is decided; otherwise name the
+    /// units that can still change it, with the command that solves only those, and exit
+    /// 2. Damaged or forged results are still errors. Distances and lines need every unit.
     #[arg(long)]
     partial: bool,
     /// The seed that chooses the units of --recheck (default: a new one, printed, so that
@@ -518,6 +519,7 @@ fn report_decision<W: Word>(
             "move_values": moves,
             "units": d.units,
             "solved": d.solved,
+            "twins": d.twins,
             "missing": u.count("missing"),
             "partial": u.count("partial"),
             "needed": d.needed,
@@ -556,9 +558,10 @@ fn report_decision<W: Word>(
             .collect();
         outln!("first moves   {}", moves.join(", "));
         outln!(
-            "unsolved      {} missing, {} partial; {} can still change the answer",
+            "unsolved      {} missing, {} partial; {} known from a solved twin; {} can still change the answer",
             u.count("missing"),
             u.count("partial"),
+            d.twins,
             count(d.needed.len() as u64, "unit", "units")
         );
         outln!("nodes         {}", d.nodes);

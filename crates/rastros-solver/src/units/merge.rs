@@ -12,6 +12,7 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
 use crate::fsio;
+use crate::key::{canonical, Key};
 use crate::score::{Score, Value};
 use crate::search::Stats;
 use crate::solver::{terminal_score, Analysis, Mode};
@@ -571,6 +572,10 @@ pub struct Decision {
     pub needed: Vec<usize>,
     /// The units with a result.
     pub solved: usize,
+    /// The units without a result whose value is a solved unit's, because both have the
+    /// same canonical key (mirror images, or the same cells left to play from the same
+    /// cell; [`canonical`]); counted as known by [`SplitDir::decide`], never by [`decide`].
+    pub twins: usize,
     /// The split's units in all.
     pub units: usize,
     /// The nodes the solved units searched.
@@ -581,16 +586,34 @@ pub struct Decision {
 
 impl<W: Word> SplitDir<W> {
     /// What the units solved so far decide ([`decide`]): results of any mode give values,
-    /// so a split can be stopped once the root is decided. Distances and principal
-    /// variations need every unit ([`merge`](Self::merge)).
+    /// so a split can be stopped once the root is decided. A unit without a result takes
+    /// the value of a solved unit with the same canonical key (its mirror image, say), so
+    /// only one of two such units is ever needed. Distances and principal variations need
+    /// every unit ([`merge`](Self::merge)).
     pub fn decide(&self) -> Result<Decision, UnitError> {
-        let values: HashMap<Position<W>, Value> = self
+        let mut values: HashMap<Position<W>, Value> = self
             .units
             .iter()
             .map(|u| (u.unit.position, u.result.value))
             .collect();
+        let by_key: HashMap<Key<W>, Value> = self
+            .units
+            .iter()
+            .map(|u| (canonical(&u.unit.position).0, u.result.value))
+            .collect();
         let m = &self.manifest;
+        let mut twins = 0;
+        for u in split(&m.root, m.depth)?.units {
+            if !values.contains_key(&u.position) {
+                if let Some(&v) = by_key.get(&canonical(&u.position).0) {
+                    values.insert(u.position, v);
+                    twins += 1;
+                }
+            }
+        }
         let mut decision = decide(&m.root, m.depth, &values)?;
+        decision.solved -= twins;
+        decision.twins = twins;
         decision.nodes = self
             .units
             .iter()
@@ -713,6 +736,7 @@ pub fn decide<W: Word>(
         moves,
         needed: needed.into_iter().collect(),
         solved,
+        twins: 0,
         units: all.units.len(),
         nodes: 0,
         seconds: 0.0,

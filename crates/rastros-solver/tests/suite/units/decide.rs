@@ -10,7 +10,7 @@ use rand::seq::SliceRandom;
 use rand::RngExt;
 use rastros_core::{Board, Outcome, Position, Word};
 use rastros_solver::units::{decide, read_split_dirs_partial, result_path, split, Problem};
-use rastros_solver::{Mode, Value};
+use rastros_solver::{canonical, Mode, Value};
 
 use super::merge::split_and_solve;
 use crate::common::{random_line, rng, scratch, solver};
@@ -215,5 +215,45 @@ fn a_directory_with_results_removed_decides_what_its_full_merge_says() {
         }
     }
     assert!(undecided, "no result left, and the root is still decided");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_unit_left_unsolved_takes_the_value_of_its_solved_mirror_image() {
+    // 5x5 from c3 is symmetric in the a1-e5 diagonal, so most units have a mirror image.
+    let five = Board::new(5, 5).unwrap();
+    let root = Position::start(five, "c3".parse().unwrap()).unwrap();
+    let dir = scratch("decide-twins");
+    split_and_solve(&solver(five), &root, 2, Mode::Value, &dir);
+    let (full, _) = read_split_dirs_partial::<u64>(&[&dir]).unwrap();
+    let all = full.decide().unwrap();
+    assert_eq!(all.twins, 0);
+    // Remove the result of the second unit of every pair with one canonical key.
+    let mut first: HashMap<_, Value> = HashMap::new();
+    let mut removed = 0;
+    for u in &full.units {
+        let key = canonical(&u.unit.position).0;
+        match first.get(&key) {
+            Some(&v) => {
+                assert_eq!(v, u.result.value, "{}: twins differ", u.unit.position);
+                fs::remove_file(result_path(&u.file)).unwrap();
+                removed += 1;
+            }
+            None => {
+                first.insert(key, u.result.value);
+            }
+        }
+    }
+    assert!(removed >= 10, "only {removed} mirror images");
+    let (partial, unsolved) = read_split_dirs_partial::<u64>(&[&dir]).unwrap();
+    assert_eq!(unsolved.unwrap().list.len(), removed);
+    let d = partial.decide().unwrap();
+    assert_eq!((d.solved, d.twins), (full.units.len() - removed, removed));
+    assert_eq!(d.value, all.value);
+    assert_eq!(
+        d.moves, all.moves,
+        "every first move is decided as with all units"
+    );
+    assert!(d.needed.is_empty());
     fs::remove_dir_all(&dir).unwrap();
 }
