@@ -2,6 +2,7 @@
 //! four phases: read every directory's files, check them against the split, combine the
 //! directories' results unit by unit, and report the units left unsolved.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -604,9 +605,9 @@ impl<W: Word> SplitDir<W> {
         let m = &self.manifest;
         let mut twins = 0;
         for u in split(&m.root, m.depth)?.units {
-            if !values.contains_key(&u.position) {
+            if let Entry::Vacant(e) = values.entry(u.position) {
                 if let Some(&v) = by_key.get(&canonical(&u.position).0) {
-                    values.insert(u.position, v);
+                    e.insert(v);
                     twins += 1;
                 }
             }
