@@ -225,28 +225,39 @@ fn the_value_solution_of_8x9_is_consistent_with_the_rules_and_the_solver() {
         // Only the last root move searched may win: a value-mode checkpoint stops there.
         assert_eq!(v == Value::Win, i == roots.len() - 1, "{name}");
         nodes += root["nodes"].as_u64().unwrap();
-        // Along the line the winner keeps the win: re-solved where a solve is quick, once
-        // at most `SMALL` cells are free (7x7's 48 at its start).
-        const SMALL: u32 = 44;
-        let mut pos = start;
-        for (ply, &to) in line.iter().enumerate() {
-            pos = pos.play_index(to).unwrap();
-            if pos.is_over() || pos.free().len() > SMALL {
-                continue;
-            }
-            let mover_wins = (ply % 2 == 1) == (v == Value::Win);
-            let expected = if mover_wins { Value::Win } else { Value::Loss };
-            assert_eq!(
-                solver.value(&pos).unwrap(),
-                expected,
-                "{name}: ply {}",
-                ply + 1
-            );
-        }
+        winner_keeps_the_win(&solver, &start, &line, v, name);
     }
     assert_eq!(json["value"], "win");
     assert_eq!(json["winning_move"], roots[roots.len() - 1]["move"]);
     assert_eq!(json["nodes"].as_u64().unwrap(), nodes);
+}
+
+/// Along `line` from `start`, whose value for the side to move is `v`, the winner keeps the
+/// win: re-solved by `solver` where a solve is quick, once at most 44 cells are free (7x7's
+/// 48 at its start).
+fn winner_keeps_the_win(
+    solver: &Solver<u128>,
+    start: &Position<u128>,
+    line: &[u8],
+    v: Value,
+    name: &str,
+) {
+    const SMALL: u32 = 44;
+    let mut pos = *start;
+    for (ply, &to) in line.iter().enumerate() {
+        pos = pos.play_index(to).unwrap();
+        if pos.is_over() || pos.free().len() > SMALL {
+            continue;
+        }
+        let mover_wins = (ply % 2 == 1) == (v == Value::Win);
+        let expected = if mover_wins { Value::Win } else { Value::Loss };
+        assert_eq!(
+            solver.value(&pos).unwrap(),
+            expected,
+            "{name}: ply {}",
+            ply + 1
+        );
+    }
 }
 
 /// `tables/9x9-e5-d2/`, the 9x9 split solved unit by unit across sessions: the merge reads
