@@ -371,7 +371,8 @@ pub struct MergeArgs {
     /// any mode; a unit not solved takes the value of a solved twin (the same canonical
     /// key: its mirror image, say). Exit 0 when the value is decided; otherwise name the
     /// units that can still change it, with the command that solves only those, and exit
-    /// 2. Damaged or forged results are still errors. Distances and lines need every unit.
+    /// 2. Damaged or forged results are still errors. Distances and lines need every unit:
+    /// with every unit solved, this is a plain merge.
     #[arg(long)]
     partial: bool,
     /// The seed that chooses the units of --recheck (default: a new one, printed, so that

@@ -340,8 +340,23 @@ fn merge_partial_decides_the_value_as_soon_as_the_solved_units_do() {
         files.len()
     );
     assert!(text.contains(&line), "{text}");
-    // Without --partial the merge still wants every unit.
+    // Without --partial the merge still wants every unit; with every unit solved, both are
+    // the same merge.
     assert_eq!(rastros(&["merge", s(&dir)]).code, Some(2));
+    let last = format!("0-{}", files.len() - 1);
+    small(&[
+        "solve-unit",
+        s(&dir),
+        "--units",
+        &last,
+        "--mode",
+        "value",
+        "--skip-done",
+    ]);
+    assert_eq!(
+        small(&["merge", s(&dir), "--partial", "--json"]),
+        small(&["merge", s(&dir), "--json"])
+    );
     // A damaged result is an error with --partial too, naming it.
     let damaged = files
         .iter()
