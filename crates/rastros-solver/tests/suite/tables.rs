@@ -284,3 +284,68 @@ fn the_committed_9x9_unit_results_are_sound_and_the_rest_are_named() {
         Err(e) => panic!("{e}"),
     }
 }
+
+/// `tables/9x9-e5-value.json`, the 9x9 value from `e5` decided by the units of
+/// `tables/9x9-e5-d2/`: the committed results decide ([`SplitDir::decide`]) the value and
+/// every first move's value the file gives; each reply to a winning first move has a line,
+/// from its unit's result or its mirror image's, that is legal and ends the game with player
+/// 1's win; the nodes add up. (The lines end at player 1's goal with 50 or more cells free,
+/// too many for a quick re-solve along them.)
+///
+/// [`SplitDir::decide`]: rastros_solver::units::SplitDir::decide
+#[test]
+fn the_9x9_value_is_what_the_committed_units_decide() {
+    let file = tables().join("9x9-e5-value.json");
+    let json: Json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let board = Board::<u128>::with_word(9, 9).unwrap();
+    let start = Position::start(board, json["start"].as_str().unwrap().parse().unwrap()).unwrap();
+    assert_eq!(json["position"].as_str().unwrap(), start.to_string());
+    let dir = tables().join("9x9-e5-d2");
+    let (split, _) = rastros_solver::units::read_split_dirs_partial::<u128>(&[&dir]).unwrap();
+    let d = split.decide().unwrap();
+    assert_eq!(d.value.map(Value::as_str), json["value"].as_str());
+    // Every first move the file decides is decided so by the units (later units may decide
+    // more of them than the file says).
+    let firsts = json["first_moves"].as_object().unwrap();
+    assert_eq!(firsts.len(), d.moves.len());
+    for (cell, v) in &d.moves {
+        let want = &firsts[&cell.to_string()];
+        if !want.is_null() {
+            assert_eq!(v.map(Value::as_str), want.as_str(), "{cell}");
+        }
+    }
+    let winning = strings(&json["winning_moves_found"]);
+    assert!(!winning.is_empty());
+    for first in &winning {
+        assert_eq!(firsts[first.as_str()], "win", "{first}");
+        let after = start.play(first.parse().unwrap()).unwrap();
+        let mut replies: Vec<String> = Vec::new();
+        for r in json["replies"].as_array().unwrap() {
+            if r["move"] != first.as_str() {
+                continue;
+            }
+            let line: Vec<u8> = strings(&r["line"])
+                .iter()
+                .map(|c| board.parse_cell(c).unwrap())
+                .collect();
+            let name = format!("{first} {}", r["reply"].as_str().unwrap());
+            assert_eq!(board.cell(line[0]).to_string(), *first, "{name}");
+            assert_eq!(board.cell(line[1]).to_string(), r["reply"], "{name}");
+            replies.push(board.cell(line[1]).to_string());
+            rastros_solver::claim::check_claim(&start, &line, Value::Win, None)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        replies.sort();
+        let mut legal: Vec<String> = after.moves().map(|c| c.to_string()).collect();
+        legal.sort();
+        assert_eq!(replies, legal, "a line for every reply to {first}");
+    }
+    let nodes: u64 = json["units_solved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["nodes"].as_u64().unwrap())
+        .sum();
+    assert_eq!(json["nodes"].as_u64().unwrap(), nodes);
+    assert!(nodes <= d.nodes);
+}
