@@ -392,6 +392,45 @@ fn fresh_seed() -> u64 {
     nanos ^ u64::from(std::process::id()).rotate_left(32)
 }
 
+/// What `merge --verify` and `--recheck` checked, printed after the answer.
+#[derive(Default)]
+struct Checks {
+    /// Units whose values their certificates proved.
+    verified: Option<usize>,
+    /// Units solved again, and the seed that chose them.
+    rechecked: Option<(usize, u64)>,
+}
+
+impl Checks {
+    /// Adds `verified`, `rechecked` and `recheck_seed` to the JSON object `out`.
+    fn add_to(&self, out: &mut serde_json::Value) {
+        if let Some(n) = self.verified {
+            out["verified"] = n.into();
+        }
+        if let Some((n, seed)) = self.rechecked {
+            out["rechecked"] = n.into();
+            out["recheck_seed"] = seed.into();
+        }
+    }
+
+    /// Prints a line for each check made.
+    fn print(&self) -> Result<(), CliError> {
+        if let Some(n) = self.verified {
+            outln!(
+                "verified      {} proved by their certificates (values only)",
+                count(n as u64, "unit value", "unit values")
+            );
+        }
+        if let Some((n, seed)) = self.rechecked {
+            outln!(
+                "rechecked     {} solved again, same results (--seed {seed})",
+                count(n as u64, "unit", "units")
+            );
+        }
+        Ok(())
+    }
+}
+
 /// Runs `rastros merge`, on the 128-bit word for splits of boards of more than 64 cells.
 pub fn merge(args: MergeArgs) -> Result<(), CliError> {
     let dirs: Vec<&Path> = args.dirs.iter().map(PathBuf::as_path).collect();
@@ -417,7 +456,7 @@ fn merge_in<W: Word>(args: &MergeArgs, dirs: &[&Path]) -> Result<(), CliError> {
             return Err(report_unsolved(u, args.json, args.verify));
         }
     }
-    let mut verified = None;
+    let mut checks = Checks::default();
     if args.verify {
         let bar = count_bar(split.units.len() as u64, "certificates checked");
         for u in &split.units {
@@ -425,9 +464,8 @@ fn merge_in<W: Word>(args: &MergeArgs, dirs: &[&Path]) -> Result<(), CliError> {
             bar.inc(1);
         }
         bar.finish_and_clear();
-        verified = Some(split.units.len());
+        checks.verified = Some(split.units.len());
     }
-    let mut rechecked = None;
     if args.recheck > 0 {
         let seed = args.seed.unwrap_or_else(fresh_seed);
         let picks = split.pick(args.recheck, seed);
@@ -438,23 +476,17 @@ fn merge_in<W: Word>(args: &MergeArgs, dirs: &[&Path]) -> Result<(), CliError> {
             bar.inc(1);
         }
         bar.finish_and_clear();
-        rechecked = Some((picks.len(), seed));
+        checks.rechecked = Some((picks.len(), seed));
     }
     if let Some(u) = unsolved {
-        return report_decision(&split, &u, args, verified, rechecked);
+        return report_decision(&split, &u, args, &checks);
     }
     let merged = split.merge()?;
     let m = &merged.manifest;
     let a = &merged.analysis;
     if args.json {
         let mut out = analysis_json(&m.root, m.start.clone(), m.moves.clone(), a);
-        if let Some(n) = verified {
-            out["verified"] = n.into();
-        }
-        if let Some((n, seed)) = rechecked {
-            out["rechecked"] = n.into();
-            out["recheck_seed"] = seed.into();
-        }
+        checks.add_to(&mut out);
         outln!("{out}");
     } else {
         print_analysis(&m.root, a)?;
@@ -464,18 +496,7 @@ fn merge_in<W: Word>(args: &MergeArgs, dirs: &[&Path]) -> Result<(), CliError> {
             count(m.depth, "ply", "plies"),
             merged.mode
         );
-        if let Some(n) = verified {
-            outln!(
-                "verified      {} proved by their certificates (values only)",
-                count(n as u64, "unit value", "unit values")
-            );
-        }
-        if let Some((n, seed)) = rechecked {
-            outln!(
-                "rechecked     {} solved again, same results (--seed {seed})",
-                count(n as u64, "unit", "units")
-            );
-        }
+        checks.print()?;
     }
     Ok(())
 }
@@ -487,8 +508,7 @@ fn report_decision<W: Word>(
     split: &SplitDir<W>,
     u: &Unsolved,
     args: &MergeArgs,
-    verified: Option<usize>,
-    rechecked: Option<(usize, u64)>,
+    checks: &Checks,
 ) -> Result<(), CliError> {
     let d = split.decide()?;
     let m = &split.manifest;
@@ -529,13 +549,7 @@ fn report_decision<W: Word>(
             "nodes": d.nodes,
             "seconds": json_seconds(d.seconds),
         });
-        if let Some(n) = verified {
-            out["verified"] = n.into();
-        }
-        if let Some((n, seed)) = rechecked {
-            out["rechecked"] = n.into();
-            out["recheck_seed"] = seed.into();
-        }
+        checks.add_to(&mut out);
         outln!("{out}");
     } else {
         out!("{}", m.root.diagram());
@@ -568,18 +582,7 @@ fn report_decision<W: Word>(
         );
         outln!("nodes         {}", d.nodes);
         outln!("time          {:.3} s", d.seconds);
-        if let Some(n) = verified {
-            outln!(
-                "verified      {} proved by their certificates (values only)",
-                count(n as u64, "unit value", "unit values")
-            );
-        }
-        if let Some((n, seed)) = rechecked {
-            outln!(
-                "rechecked     {} solved again, same results (--seed {seed})",
-                count(n as u64, "unit", "units")
-            );
-        }
+        checks.print()?;
     }
     match command {
         Some(command) if d.value.is_none() => Err(CliError(format!(

@@ -189,20 +189,7 @@ pub fn read_split_dir<W: Word>(dir: &Path) -> Result<SplitDir<W>, UnitError> {
 /// unit solved in two of them with different answers is an error naming both result files;
 /// with the same answer, the first directory's result is used.
 pub fn read_split_dirs<W: Word>(dirs: &[&Path]) -> Result<SplitDir<W>, UnitError> {
-    if dirs.is_empty() {
-        return Err(UnitError::NoManifest("(no directory given)".into()));
-    }
-    // Read, check, combine, report.
-    let read = dirs
-        .iter()
-        .map(|d| read_dir_files(d))
-        .collect::<Result<Vec<_>, _>>()?;
-    for d in &read {
-        check_dir(d)?;
-    }
-    check_same_split(&read)?;
-    let (mode, found) = combine(&read)?;
-    match report(&read, mode, found) {
+    match read_split_dirs_partial(dirs)? {
         (_, Some(unsolved)) => Err(UnitError::Unsolved(unsolved)),
         (split, None) => Ok(split),
     }
@@ -217,6 +204,7 @@ pub fn read_split_dirs_partial<W: Word>(
     if dirs.is_empty() {
         return Err(UnitError::NoManifest("(no directory given)".into()));
     }
+    // Read, check, combine, report.
     let read = dirs
         .iter()
         .map(|d| read_dir_files(d))
