@@ -346,9 +346,9 @@ fn report_unsolved(u: &Unsolved, json: bool, certify: bool) -> CliError {
 #[derive(Debug, Args)]
 pub struct MergeArgs {
     /// The directory written by `rastros split`, with every unit solved (some, with
-    /// --partial); or several copies
-    /// of it solved in different places (say one per machine), whose results are pooled: a
-    /// unit solved in two of them with different answers is an error naming both files.
+    /// --partial); or several copies of it solved in different places (say one per
+    /// machine), whose results are pooled: a unit solved in two of them with different
+    /// answers is an error naming both files.
     #[arg(value_name = "DIR", required = true, num_args = 1..)]
     dirs: Vec<PathBuf>,
     /// Print one JSON object (the fields of `rastros solve --json`; with --verify also
