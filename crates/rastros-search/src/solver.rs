@@ -473,13 +473,42 @@ impl<W: Word> Solver<W> {
         })
     }
 
-    /// A null-window search of `node` at `beta`: a score bound that is `>= beta` when the
-    /// true score is, and `< beta` when it is not.
+    /// The legal moves of `pos` in the order a value search tries them on its first visit
+    /// to `pos` (with no table entry and no matching verdict to put a move first), then the
+    /// moves it never tries (into a goal, next to the opponent's free goal, the second of
+    /// two twins) in cell order. `prev` is the cell the snail has just left, if known (the
+    /// order prefers turns along the trail). A function of the position alone, not of the
+    /// table or the threads: a line of play that tries the winning moves in this order
+    /// finds the one the search proved first, at a cost of about one probe, where the
+    /// lowest cell first would prove every losing move before it in full.
     ///
-    /// With more than one thread the search splits near its root.
-    fn probe(&self, node: Node<W>, beta: i32, stats: &mut Stats) -> Result<i32, SolveError> {
-        let split = self.threads() > 1;
-        let shared = Shared {
+    /// # Errors
+    ///
+    /// [`SolveError::BoardMismatch`] and [`SolveError::GameOver`], as [`Solver::value`].
+    pub fn search_order(
+        &self,
+        pos: &Position<W>,
+        prev: Option<Cell>,
+    ) -> Result<Vec<Cell>, SolveError> {
+        let board = pos.board();
+        let mut node = self.node(pos)?;
+        if let Some(cell) = prev {
+            node.prev = board.index(cell).unwrap_or(NO_CELL);
+        }
+        let shared = self.shared(false);
+        let stop = Stop::new(None);
+        let mut order = Searcher::new(&shared, &stop).first_visit_order(node);
+        for to in pos.legal_moves() {
+            if !order.contains(&to) {
+                order.push(to);
+            }
+        }
+        Ok(board.cells_of(&order))
+    }
+
+    /// What every searcher of this solver shares, splitting near the root if `split`.
+    fn shared(&self, split: bool) -> Shared<'_, W> {
+        Shared {
             geo: &self.geo,
             table: &self.table,
             progress: &self.progress,
@@ -491,7 +520,15 @@ impl<W: Word> Solver<W> {
             },
             matching: self.config.matching,
             pocket_min_region: self.config.pocket_min_region,
-        };
+        }
+    }
+
+    /// A null-window search of `node` at `beta`: a score bound that is `>= beta` when the
+    /// true score is, and `< beta` when it is not.
+    ///
+    /// With more than one thread the search splits near its root.
+    fn probe(&self, node: Node<W>, beta: i32, stats: &mut Stats) -> Result<i32, SolveError> {
+        let shared = self.shared(self.threads() > 1);
         let run = || {
             let stop = Stop::new(None);
             let mut searcher = Searcher::new(&shared, &stop);

@@ -14,8 +14,8 @@
 //! distance by solving it again (`merge --recheck`).
 //!
 //! [`line_of_play`] writes such a line where no principal variation is computed (the value
-//! and winning modes): the winner plays the lowest-indexed move the solver finds winning, the
-//! loser the lowest-indexed legal move.
+//! and winning modes): the winner plays the first move the solver finds winning in the
+//! search's own order, the loser the lowest-indexed legal move.
 
 use std::fmt;
 
@@ -151,9 +151,14 @@ pub fn check_claim<W: Word>(
 }
 
 /// A line of play from `pos` (in progress) that ends the game as its value says: the side
-/// that wins plays the lowest-indexed move the solver finds winning, the side that loses the
-/// lowest-indexed legal move. Not a shortest or longest line: the value and winning modes
-/// compute no distances, and [`check_claim`] with no distance asks for none.
+/// that wins plays the first move the solver finds winning in the search's order
+/// ([`Solver::search_order`], after any move that ends the game at once), the side that
+/// loses the lowest-indexed legal move. The order is the search's own, so the move tried
+/// first is usually the one the search proved, and the moves the search never had to
+/// refute are not proved lost one by one; it is a function of the position, so the line
+/// does not depend on the table size or the threads. Not a shortest or longest line: the
+/// value and winning modes compute no distances, and [`check_claim`] with no distance asks
+/// for none.
 ///
 /// # Errors
 ///
@@ -163,30 +168,54 @@ pub fn check_claim<W: Word>(
 ///
 /// If the solver calls a position won and finds no winning move in it (a solver bug).
 pub fn line_of_play<W: Word>(solver: &Solver<W>, pos: &Position<W>) -> Result<Vec<u8>, SolveError> {
+    let board = pos.board();
     let mut line = Vec::new();
     let mut pos = *pos;
+    let mut prev = None;
     let mut wins = solver.value(&pos)? == Value::Win;
     while !pos.is_over() {
-        let mut next = None;
-        for to in pos.legal_moves() {
+        let child = |to: u8| {
             let mut child = pos;
             child.play_unchecked(to);
-            if !wins {
-                next = Some((to, child));
-                break;
+            child
+        };
+        let to = if wins {
+            // A move that wins at once, else the first in the search's order whose child is
+            // lost for its mover.
+            let at_once = pos
+                .legal_moves()
+                .iter()
+                .find(|&to| terminal_score(&child(to)).is_some_and(|s| s.value == Value::Loss));
+            match at_once {
+                Some(to) => to,
+                None => {
+                    let order = solver.search_order(&pos, prev)?;
+                    let mut found = None;
+                    for cell in order {
+                        let to = board
+                            .index(cell)
+                            .expect("the solver's cells are on its board");
+                        let c = child(to);
+                        if c.is_over() {
+                            continue;
+                        }
+                        if solver.value(&c)? == Value::Loss {
+                            found = Some(to);
+                            break;
+                        }
+                    }
+                    found.expect("a won position has a winning move")
+                }
             }
-            let child_loses = match terminal_score(&child) {
-                Some(s) => s.value == Value::Loss,
-                None => solver.value(&child)? == Value::Loss,
-            };
-            if child_loses {
-                next = Some((to, child));
-                break;
-            }
-        }
-        let (to, child) = next.expect("a won position has a winning move");
+        } else {
+            pos.legal_moves()
+                .iter()
+                .next()
+                .expect("a position in progress has a legal move")
+        };
+        prev = Some(board.cell(pos.snail()));
         line.push(to);
-        pos = child;
+        pos = child(to);
         wins = !wins;
     }
     Ok(line)

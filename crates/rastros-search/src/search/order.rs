@@ -5,8 +5,9 @@
 use rastros_core::Bitboard;
 use rastros_core::Word;
 
-use super::{Frame, Rules};
-use crate::geometry::{Bits, Geometry, NO_CELL};
+use super::etc::ETC_MIN_REGION;
+use super::{Frame, Rules, Searcher};
+use crate::geometry::{Bits, Geometry, Node, NO_CELL};
 
 /// What the ordering needs to know about every cell two plies ahead: the bit planes of the
 /// number of its neighbours in the region, and the cells with exactly one neighbour the
@@ -286,6 +287,27 @@ impl<W: Word> Frame<W> {
             kept += 1;
         }
         self.count = kept;
+    }
+}
+
+impl<W: Word> Searcher<'_, W> {
+    /// The moves of `n` that its search tries, in the order it tries them at a first visit
+    /// in a value search: no table entry (whose best move would go first) and no matching
+    /// verdict. Empty where the terminal rules decide the node. A pure function of the node,
+    /// so that a line of play that follows it does not depend on the table.
+    pub(crate) fn first_visit_order(&self, n: Node<W>) -> Vec<u8> {
+        let g = self.shared.geo;
+        let mut f = Frame::new(W::ZERO, 0, 1);
+        let Ok(rules) = self.terminal_rules(n, 0, &mut f) else {
+            return Vec::new();
+        };
+        f.region = g.reachable(n.free, n.snail);
+        f.base = g.child_base(f.region, n.snail);
+        f.my_poison = rules.my_poison;
+        f.poison = g.goal_zone(n.side, f.region);
+        let big = f.region.count_ones() >= ETC_MIN_REGION;
+        f.order_moves(g, &rules, big, None, n.prev);
+        f.moves[..f.count].to_vec()
     }
 }
 

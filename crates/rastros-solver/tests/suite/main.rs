@@ -6,6 +6,7 @@ mod book;
 mod certify;
 mod common;
 mod endgame;
+mod lines;
 mod parsers;
 mod player;
 mod puzzles;
