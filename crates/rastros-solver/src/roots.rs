@@ -1,14 +1,19 @@
 //! Solving a position root move by root move, with a checkpoint file so that a long solve
 //! can be interrupted and resumed without losing anything finished.
 //!
-//! A [`RootSolver`] takes the legal moves of the root in increasing cell index order and,
-//! for each, solves the child exactly (a finished child is scored by [`terminal_score`]):
+//! A [`RootSolver`] takes the legal moves of the root one by one and, for each, solves the
+//! child exactly (a finished child is scored by [`terminal_score`]):
 //!
 //! - [`Mode::Dte`]: the child's exact [`Score`] with [`Solver::score`], and its principal
 //!   variation, computed at once while the table is warm;
 //! - [`Mode::Winning`]: the child's value with [`Solver::value`], and a
 //!   [`line_of_play`] that ends the game as the value says;
 //! - [`Mode::Value`]: the same, stopping at the first winning move.
+//!
+//! The moves go in increasing cell index order, except in value mode, where they go in the
+//! search's own order ([`Solver::search_order`], a function of the position): its first
+//! move is the one the search would prove first, usually a winning one, where the lowest
+//! cell first may prove several losing moves before the first win.
 //!
 //! The root's result is then assembled from the table of root moves: the value and DTE are
 //! the best parent-side score ([`Score::parent`], compared by [`Score::to_int`]), the
@@ -547,6 +552,8 @@ pub struct RootSolver<'a, W: Word = u64> {
     solver: &'a Solver<W>,
     checkpoint: Checkpoint<W>,
     file: Option<PathBuf>,
+    /// The root moves in the order they are solved.
+    order: Vec<u8>,
 }
 
 impl<'a, W: Word> RootSolver<'a, W> {
@@ -572,10 +579,21 @@ impl<'a, W: Word> RootSolver<'a, W> {
         if outcome != Outcome::InProgress {
             return Err(SolveError::GameOver(outcome).into());
         }
+        // In value mode the first winning move ends the solve, so the moves go in the
+        // search's own order, whose first move usually wins; the other modes solve them all.
+        let order = if checkpoint.mode == Mode::Value {
+            let order = solver.search_order(&pos, None)?;
+            pos.board()
+                .indices_of(&order)
+                .expect("the solver's cells are on its board")
+        } else {
+            checkpoint.root_moves()
+        };
         Ok(RootSolver {
             solver,
             checkpoint,
             file: None,
+            order,
         })
     }
 
@@ -656,7 +674,8 @@ impl<'a, W: Word> RootSolver<'a, W> {
         if self.is_complete() {
             None
         } else {
-            self.checkpoint.pending().first().copied()
+            let done = |to: u8| self.checkpoint.get(to).is_some();
+            self.order.iter().copied().find(|&to| !done(to))
         }
     }
 

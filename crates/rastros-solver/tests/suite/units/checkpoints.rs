@@ -13,7 +13,7 @@ use rastros_solver::{
 };
 
 use super::{c3_6x6, same_answer, wide_positions};
-use crate::common::{random_line, scratch, scratch_dir, solver};
+use crate::common::{random_line, random_positions, rng, scratch, scratch_dir, solver, Brute};
 
 /// The uninterrupted root-by-root answer equals `analyze`, and one stopped after `k` root
 /// moves and resumed from its checkpoint file equals both. `searched`: the position is one
@@ -111,6 +111,48 @@ fn root_solve_in_value_mode_stops_at_a_winning_move() {
     assert_eq!(
         (a.distance(), a.winning(), a.optimal(), a.line()),
         (None, None, None, None)
+    );
+}
+
+/// In value mode the root moves go in the search's order (`Solver::search_order`) up to
+/// the first one brute force calls winning, or all of them in a lost position; in the other
+/// modes every move, lowest cell first.
+#[test]
+fn root_solve_in_value_mode_follows_the_search_order_to_the_first_win() {
+    let board = Board::new(6, 6).unwrap();
+    let solver = solver(board);
+    let mut brute = Brute::default();
+    let mut rng = rng(0x2007_04de);
+    let (mut won, mut lost) = (0, 0);
+    for (_, pos) in random_positions(board, 300, &mut rng) {
+        let order = board
+            .indices_of(&solver.search_order(&pos, None).unwrap())
+            .unwrap();
+        let winning = board.indices_of(&brute.winning_moves(&pos)).unwrap();
+        let expected = match order.iter().position(|m| winning.contains(m)) {
+            Some(i) => order[..=i].to_vec(),
+            None => order.clone(),
+        };
+        for (mode, expected) in [
+            (Mode::Value, expected),
+            (Mode::Winning, pos.legal_moves().iter().collect()),
+        ] {
+            let mut roots = RootSolver::new(&solver, &pos, mode).unwrap();
+            let mut solved = Vec::new();
+            while let Some(m) = roots.step().unwrap() {
+                solved.push(m.to);
+            }
+            assert_eq!(solved, expected, "{mode} of {pos}");
+        }
+        if winning.is_empty() {
+            lost += 1;
+        } else {
+            won += 1;
+        }
+    }
+    assert!(
+        won >= 30 && lost >= 30,
+        "{won} won and {lost} lost positions"
     );
 }
 
