@@ -289,8 +289,9 @@ fn the_committed_9x9_unit_results_are_sound_and_the_rest_are_named() {
 /// `tables/9x9-e5-d2/`: the committed results decide ([`SplitDir::decide`]) the value and
 /// every first move's value the file gives; each reply to a winning first move has a line,
 /// from its unit's result or its mirror image's, that is legal and ends the game with player
-/// 1's win; the nodes add up. (The lines end at player 1's goal with 50 or more cells free,
-/// too many for a quick re-solve along them.)
+/// 1's win; each losing first move has a refutation, a reply with a line that ends the game
+/// with player 2's win; the nodes add up. (The lines end at a goal with 50 or more cells
+/// free, too many for a quick re-solve along them.)
 ///
 /// [`SplitDir::decide`]: rastros_solver::units::SplitDir::decide
 #[test]
@@ -340,6 +341,31 @@ fn the_9x9_value_is_what_the_committed_units_decide() {
         legal.sort();
         assert_eq!(replies, legal, "a line for every reply to {first}");
     }
+    // Every losing first move has a refutation: a reply whose unit is lost for player 1,
+    // with a line that is legal and ends the game with player 2's win.
+    let mut refuted: Vec<String> = Vec::new();
+    for r in json["refutations"].as_array().into_iter().flatten() {
+        let first = r["move"].as_str().unwrap();
+        let name = format!("{first} {}", r["reply"].as_str().unwrap());
+        assert_eq!(firsts[first], "loss", "{name}");
+        let line: Vec<u8> = strings(&r["line"])
+            .iter()
+            .map(|c| board.parse_cell(c).unwrap())
+            .collect();
+        assert_eq!(board.cell(line[0]).to_string(), first, "{name}");
+        assert_eq!(board.cell(line[1]).to_string(), r["reply"], "{name}");
+        rastros_solver::claim::check_claim(&start, &line, Value::Loss, None)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        refuted.push(first.to_string());
+    }
+    refuted.sort();
+    let mut losing: Vec<String> = firsts
+        .iter()
+        .filter(|(_, v)| *v == "loss")
+        .map(|(c, _)| c.clone())
+        .collect();
+    losing.sort();
+    assert_eq!(refuted, losing, "a refutation for every losing first move");
     let nodes: u64 = json["units_solved"]
         .as_array()
         .unwrap()
