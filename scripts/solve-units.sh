@@ -18,4 +18,5 @@ units=${RASTROS_UNITS:-work}         # the split directory
 offset=${RASTROS_UNIT_OFFSET:-0}     # added to the task id, for splits beyond MaxArraySize
 file=$(printf '%s/unit-%06d.pos' "$units" $((SLURM_ARRAY_TASK_ID + offset)))
 exec "${RASTROS:-rastros}" solve-unit "$file" --mode "${RASTROS_MODE:-dte}" \
-  --threads "${SLURM_CPUS_PER_TASK:-1}" --hash-mb "${RASTROS_HASH_MB:-1024}" --skip-done
+  --threads "${SLURM_CPUS_PER_TASK:-1}" --hash-mb "${RASTROS_HASH_MB:-1024}" --skip-done \
+  --checkpoint

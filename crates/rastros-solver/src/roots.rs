@@ -686,6 +686,13 @@ impl<'a, W: Word> RootSolver<'a, W> {
         Ok(())
     }
 
+    /// The line of play of the best root move solved so far (the root's line once
+    /// [`is_complete`](RootSolver::is_complete)): its principal variation in DTE mode, a
+    /// [`line_of_play`] starting with the move in the others.
+    pub fn best_line(&self) -> Option<&[u8]> {
+        self.best().map(|m| m.pv.as_slice())
+    }
+
     fn best(&self) -> Option<&RootMove> {
         // The lowest-indexed move among those of the highest score.
         let mut best: Option<&RootMove> = None;

@@ -11,7 +11,9 @@ use rastros_solver::units::{
     self, certify_unit, read_split_dirs, read_split_dirs_partial, recheck_unit, result_path,
     unit_file_name, verify_unit, write_split, Problem, SplitDir, Unsolved, MANIFEST_NAME,
 };
-use rastros_solver::{Manifest, Mode, Solver, Unit, UnitError, UnitResult, Value};
+use rastros_solver::{
+    Manifest, Mode, RootsError, SolveError, Solver, Unit, UnitError, UnitResult, Value,
+};
 use serde_json::json;
 
 use crate::args::{check_depth, on_word, CliError, PositionArgs, SearchArgs};
@@ -121,6 +123,12 @@ pub struct SolveUnitArgs {
     /// split must have been made from a start cell).
     #[arg(long)]
     certify: bool,
+    /// Solve the unit root move by root move, keeping every finished root move in FILE.ckpt,
+    /// and continue from FILE.ckpt when it is there: a unit stopped part-way (Ctrl-C, a
+    /// job's time limit, a machine shut down) loses only the root move it was on. The
+    /// checkpoint is removed once the result is written.
+    #[arg(long)]
+    checkpoint: bool,
 }
 
 /// Runs `rastros solve-unit`, on the 128-bit word for units of boards of more than 64
@@ -197,8 +205,21 @@ fn solve_one<W: Word>(
         let cert = certify_unit(solver, file, &unit)?;
         outln!("{}: certificate -> {}", file.display(), cert.display());
     }
-    let result = units::solve_unit(solver, &unit, mode)?;
+    let result = if args.checkpoint {
+        solve_by_roots(solver, file, &unit, mode)?
+    } else {
+        units::solve_unit(solver, &unit, mode)?
+    };
     result.save(&out)?;
+    if args.checkpoint {
+        let ckpt = units::checkpoint_path(file);
+        std::fs::remove_file(&ckpt).map_err(|e| {
+            CliError(format!(
+                "{}: the result is saved, but its checkpoint could not be removed: {e}",
+                ckpt.display()
+            ))
+        })?;
+    }
     let value = match result.dte {
         Some(d) => format!("{} in {}", result.value, count(d, "ply", "plies")),
         None => result.value.to_string(),
@@ -211,6 +232,37 @@ fn solve_one<W: Word>(
         out.display()
     );
     Ok(())
+}
+
+/// Solves `unit` (read from `file`) root move by root move, with its checkpoint beside it
+/// ([`units::solve_unit_resumable`]), saying how many root moves it found there.
+fn solve_by_roots<W: Word>(
+    solver: &Solver<W>,
+    file: &Path,
+    unit: &Unit<W>,
+    mode: Mode,
+) -> Result<UnitResult<W>, CliError> {
+    let ckpt = units::checkpoint_path(file);
+    match units::solve_unit_resumable(solver, unit, mode, &ckpt) {
+        Ok((result, resumed)) => {
+            if resumed > 0 {
+                outln!(
+                    "{}: {} read from {}",
+                    file.display(),
+                    count(resumed as u64, "root move", "root moves"),
+                    ckpt.display()
+                );
+            }
+            Ok(result)
+        }
+        Err(RootsError::Solve(SolveError::Interrupted)) => Err(CliError(format!(
+            "interrupted: the root moves of {} finished so far are saved in {}; the same \
+             command continues from there",
+            file.display(),
+            ckpt.display()
+        ))),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// The unit numbers of `--units` (`3,17,40-45`), each below `units`, sorted, each once.

@@ -1,5 +1,5 @@
 //! Long solves: `split` / `solve-unit` / `merge --json` against `solve --json`, and
-//! `solve --checkpoint` / `--resume`; the refusals with exit code 2 of splits past their
+//! `solve --checkpoint` / `--resume` and `solve-unit --checkpoint`; the refusals with exit code 2 of splits past their
 //! bound, interrupted splits, unit files and results damaged, edited or forged, and
 //! checkpoints flipped or reached through a link.
 
@@ -475,6 +475,58 @@ fn solve_resumes_from_a_checkpoint_file() {
     assert!(err.contains("already exists"), "{err}");
     let err = fails(&["solve", "--board", "5x5", "--resume", s(&cp)]);
     assert!(err.contains("is a checkpoint for the position"), "{err}");
+}
+
+#[test]
+fn solve_unit_with_checkpoint_resumes_from_it_and_removes_it() {
+    // Every unit solved root by root merges to the direct solve, in DTE and value mode.
+    let pos = ["--board", "6x6", "--start", "c3", "--moves", "d4 e4 e5"];
+    check_split_with(&pos, "2", "dte", &["--checkpoint"], &[]);
+    check_split_with(&pos, "2", "value", &["--checkpoint"], &[]);
+
+    let tmp = scratch();
+    let dir = tmp.path().join("units");
+    small(&[&["split", "--depth", "1", "--out", s(&dir)], &pos[..]].concat());
+    let unit = &units(&dir)[0];
+    let result = result_path(unit);
+    small(&["solve-unit", s(unit), "--mode", "dte"]);
+    let plain: UnitResult = UnitResult::load(&result).unwrap();
+    fs::remove_file(&result).unwrap();
+    // A checkpoint as a run stopped after two root moves leaves it: the unit's position
+    // solved root by root, all but two entries dropped (through the library, which seals
+    // the file with its checksum again).
+    let ckpt = dir.join(format!(
+        "{}.ckpt",
+        unit.file_name().unwrap().to_str().unwrap()
+    ));
+    let position = plain.position.to_string();
+    let cp = [
+        "--position",
+        &position,
+        "--mode",
+        "dte",
+        "--checkpoint",
+        s(&ckpt),
+    ];
+    small(&[&["solve"], &cp[..]].concat());
+    let mut saved: Checkpoint = Checkpoint::load(&ckpt).unwrap();
+    assert!(saved.done.len() > 2, "{position}");
+    saved.done.truncate(2);
+    saved.save(&ckpt).unwrap();
+    // A checkpoint for another mode is refused, naming it, and kept; no result is written.
+    let err = fails(&["solve-unit", s(unit), "--mode", "value", "--checkpoint"]);
+    assert!(
+        err.contains(".ckpt") && ckpt.exists() && !result.exists(),
+        "{err}"
+    );
+    let out = small(&["solve-unit", s(unit), "--mode", "dte", "--checkpoint"]);
+    assert!(out.contains("2 root moves read from"), "{out}");
+    assert!(
+        !ckpt.exists(),
+        "the checkpoint is removed once the result is written"
+    );
+    let got: UnitResult = UnitResult::load(&result).unwrap();
+    assert_eq!((got.value, got.dte), (plain.value, plain.dte));
 }
 
 /// The position of the GNU parallel test: 7x7 from its centre four moves in, whose split

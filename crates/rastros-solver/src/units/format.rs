@@ -302,6 +302,14 @@ pub fn result_path(unit: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The checkpoint of a unit solved root move by root move: `FILE.ckpt` beside the unit file
+/// `FILE` (see [`solve_unit_resumable`](super::solve_unit_resumable)).
+pub fn checkpoint_path(unit: &Path) -> PathBuf {
+    let mut name = unit.as_os_str().to_owned();
+    name.push(".ckpt");
+    PathBuf::from(name)
+}
+
 /// The file name of unit number `n`: `unit-NNNNNN.pos` (six digits, more past 999999).
 pub fn unit_file_name(n: usize) -> String {
     format!("unit-{n:06}.pos")

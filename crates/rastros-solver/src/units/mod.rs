@@ -80,6 +80,11 @@
 //! `rastros-verify`: that proves values, not distances; [`recheck_unit`] solves a unit again
 //! to check its distance, on units drawn by [`SplitDir::pick`].
 //!
+//! [`solve_unit_resumable`] solves a unit root move by root move instead, keeping every
+//! finished root move in a checkpoint beside it (`FILE.ckpt`, the format of `rastros solve
+//! --checkpoint`), so that a unit stopped part-way (a batch job's time limit, a machine shut
+//! down) resumes where it stopped; merge ignores checkpoints.
+//!
 //! The merge checks that the manifest's `start` and `moves`, when a start is given, lead to
 //! its `root`, and reports `nodes` and `seconds` as the sums over all units (total work, not
 //! wall time); a node total beyond `u64` is an error, not a wrapped number.
@@ -101,14 +106,15 @@ mod solve;
 mod split;
 
 pub use format::{
-    certificate_path, is_wide, result_path, unit_file_name, Manifest, Unit, UnitResult,
+    certificate_path, checkpoint_path, is_wide, result_path, unit_file_name, Manifest, Unit,
+    UnitResult,
 };
 use format::{file_names, is_result_name, is_unit_name};
 pub use merge::{
     decide, merge, merge_dir, merge_dirs, read_split_dir, read_split_dirs, read_split_dirs_partial,
     Decision, Merged, Problem, SolvedUnit, SplitDir, Unsolved, UnsolvedUnit,
 };
-pub use solve::{certify_unit, recheck_unit, solve_unit, verify_unit};
+pub use solve::{certify_unit, recheck_unit, solve_unit, solve_unit_resumable, verify_unit};
 use split::walk_limit;
 pub use split::{split, split_bounded, write_split, Split};
 

@@ -7,7 +7,7 @@ use rastros_core::{Player, Position, Word};
 use crate::certify::certify;
 use crate::claim::line_of_play;
 use crate::fsio::{self, tame};
-use crate::roots::parse_cell;
+use crate::roots::{parse_cell, RootSolver, RootsError};
 use crate::score::Value;
 use crate::solver::{Mode, SolveError, Solver};
 
@@ -37,6 +37,51 @@ pub fn solve_unit<W: Word>(
         nodes: a.stats().nodes,
         seconds: a.seconds(),
     })
+}
+
+/// Solves `unit` in `mode` as [`solve_unit`] does, but root move by root move
+/// ([`RootSolver`]), saving every finished root move to the checkpoint file `checkpoint` and
+/// first reading the root moves already there, so that a unit stopped part-way loses only the
+/// root move it was on. The result has the same value and DTE as [`solve_unit`]'s; its line
+/// is the best root move's, and its nodes and seconds add up the root moves of every run.
+/// Returns the result and the number of root moves read from the checkpoint. The checkpoint
+/// stays: remove it once the result is saved.
+///
+/// # Errors
+///
+/// A checkpoint that cannot be read, is damaged, or is for another position or mode
+/// ([`RootsError::Checkpoint`]); an interrupted or failed search ([`RootsError::Solve`]),
+/// after the root moves finished so far were saved.
+pub fn solve_unit_resumable<W: Word>(
+    solver: &Solver<W>,
+    unit: &Unit<W>,
+    mode: Mode,
+    checkpoint: &Path,
+) -> Result<(UnitResult<W>, usize), RootsError> {
+    let mut roots = if checkpoint.exists() {
+        RootSolver::resume(solver, &unit.position, mode, checkpoint)?
+    } else {
+        RootSolver::create(solver, &unit.position, mode, checkpoint)?
+    };
+    let resumed = roots.done();
+    roots.run(None)?;
+    let a = roots.finish()?;
+    let pv = roots
+        .best_line()
+        .expect("a finished root solve has a best move")
+        .to_vec();
+    Ok((
+        UnitResult {
+            position: unit.position,
+            mode,
+            value: a.value(),
+            dte: a.distance(),
+            pv,
+            nodes: a.stats().nodes,
+            seconds: a.seconds(),
+        },
+        resumed,
+    ))
 }
 
 /// The start cell and the moves from it that reach the unit read from `unit_file`, from the

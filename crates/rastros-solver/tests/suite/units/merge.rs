@@ -1,6 +1,7 @@
 //! Split / solve-unit / merge: the merged answer is the direct solve's (and brute force's
 //! past 64 cells), and merge refuses missing, partial, failed, corrupted, stray, mixed and
-//! forged unit results, naming the file.
+//! forged unit results, naming the file; units solved root by root and resumed from their
+//! checkpoints merge to the same answer.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -9,10 +10,13 @@ use rastros_core::{Board, Position, Word};
 use rastros_solver::claim::check_claim;
 use rastros_solver::fsio::fnv1a64;
 use rastros_solver::units::{
-    certificate_path, certify_unit, merge_dir, merge_dirs, read_split_dir, recheck_unit,
-    result_path, solve_unit, split, verify_unit, write_split, Problem,
+    certificate_path, certify_unit, checkpoint_path, merge_dir, merge_dirs, read_split_dir,
+    recheck_unit, result_path, solve_unit, solve_unit_resumable, split, verify_unit, write_split,
+    Problem,
 };
-use rastros_solver::{Analysis, Mode, Solver, Unit, UnitError, UnitResult, Value};
+use rastros_solver::{
+    Analysis, Mode, RootSolver, RootsError, Solver, Unit, UnitError, UnitResult, Value,
+};
 use rastros_testing::other_claim;
 
 use super::{c3_6x6, same_answer, six, wide_positions};
@@ -669,4 +673,103 @@ fn cooperative_win(pos: &Position, max: usize) -> Option<Vec<u8>> {
         let mut line = Vec::new();
         walk(pos, pos, &mut line, depth).then_some(line)
     })
+}
+
+/// Splits `pos` at `depth` and solves every unit root move by root move
+/// ([`solve_unit_resumable`]), every other unit first stopped after one root move (its table
+/// then cleared) and resumed from its checkpoint: each result has the plain solve's value
+/// and DTE and reads back (its line backs its claim), and the merge equals the direct solve.
+fn check_resumable<W: Word>(pos: &Position<W>, depth: u32, mode: Mode, name: &str) -> Analysis {
+    let solver = solver(pos.board());
+    let dir = scratch(name);
+    let files = write_split(&dir, &split(pos, depth).unwrap(), None, Vec::new()).unwrap();
+    assert!(files.len() >= 2, "{pos}: {} units", files.len());
+    let mut resumed = 0;
+    for (i, file) in files.iter().enumerate() {
+        let unit = Unit::<W>::load(file).unwrap();
+        let ckpt = checkpoint_path(file);
+        let stop_first = i % 2 == 0;
+        if stop_first {
+            solver.clear();
+            let mut first = RootSolver::create(&solver, &unit.position, mode, &ckpt).unwrap();
+            assert_eq!(first.run(Some(1)).unwrap(), 1);
+        }
+        solver.clear();
+        let (got, read) = solve_unit_resumable(&solver, &unit, mode, &ckpt).unwrap();
+        assert_eq!(read, usize::from(stop_first), "{}", file.display());
+        resumed += read;
+        solver.clear();
+        let plain = solve_unit(&solver, &unit, mode).unwrap();
+        assert_eq!(
+            (got.value, got.dte),
+            (plain.value, plain.dte),
+            "{}",
+            file.display()
+        );
+        assert!(!got.pv.is_empty(), "{}", file.display());
+        got.save(&result_path(file)).unwrap();
+        let back = UnitResult::<W>::load(&result_path(file)).unwrap();
+        assert_eq!(back.pv, got.pv);
+        fs::remove_file(&ckpt).unwrap();
+    }
+    assert!(resumed > 0);
+    let merged = merge_dir::<W>(&dir).unwrap();
+    solver.clear();
+    let direct = solver.analyze(pos, mode).unwrap();
+    same_answer(
+        &merged.analysis,
+        &direct,
+        &format!("{pos} split at depth {depth}, units solved root by root, in mode {mode}"),
+    );
+    fs::remove_dir_all(&dir).unwrap();
+    merged.analysis
+}
+
+#[test]
+fn units_solved_root_by_root_and_resumed_merge_to_the_direct_solve() {
+    // Four plies into 6x6 from c3, so that every unit is solved three times quickly.
+    let pos = random_line(&c3_6x6(), 4, &mut crate::common::rng(0x0c3));
+    check_resumable(&pos, 2, Mode::Value, "c3-roots-value");
+    check_resumable(&pos, 2, Mode::Winning, "c3-roots-winning");
+    check_resumable(&pos, 2, Mode::Dte, "c3-roots-dte");
+    let mut brute = Brute::default();
+    let wide: Vec<Position<u128>> = wide_positions(4, 0x0c4e_c4b0)
+        .into_iter()
+        .filter(|pos| split(pos, 2).unwrap().units.len() >= 2)
+        .collect();
+    assert!(wide.len() >= 4, "too few wide positions with units");
+    for (i, pos) in wide.iter().enumerate() {
+        let merged = check_resumable(pos, 2, Mode::Dte, &format!("wide-roots-{i}"));
+        let s = brute.score(pos);
+        assert_eq!(
+            (merged.value(), merged.distance()),
+            (s.value, Some(s.dte)),
+            "{pos}"
+        );
+    }
+}
+
+#[test]
+fn a_unit_checkpoint_of_another_unit_or_mode_is_refused_naming_the_file() {
+    let solver = solver(six());
+    let dir = scratch("roots-foreign");
+    let files = write_split(&dir, &split(&c3_6x6(), 2).unwrap(), None, Vec::new()).unwrap();
+    let (a, b) = (
+        Unit::load(&files[0]).unwrap(),
+        Unit::load(&files[1]).unwrap(),
+    );
+    let ckpt = checkpoint_path(&files[0]);
+    RootSolver::create(&solver, &a.position, Mode::Value, &ckpt)
+        .unwrap()
+        .run(Some(1))
+        .unwrap();
+    for (unit, mode) in [(&b, Mode::Value), (&a, Mode::Dte)] {
+        match solve_unit_resumable(&solver, unit, mode, &ckpt) {
+            Err(RootsError::Checkpoint(e)) => {
+                assert!(e.to_string().contains("unit-000000.pos.ckpt"), "{e}")
+            }
+            other => panic!("{mode}: {:?}", other.map(|(r, n)| (r.value, n))),
+        }
+    }
+    fs::remove_dir_all(&dir).unwrap();
 }
