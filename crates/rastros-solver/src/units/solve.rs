@@ -9,7 +9,7 @@ use crate::claim::line_of_play;
 use crate::fsio::{self, tame};
 use crate::roots::{parse_cell, RootSolver, RootsError};
 use crate::score::Value;
-use crate::solver::{Mode, SolveError, Solver};
+use crate::solver::{Analysis, Mode, SolveError, Solver};
 
 use super::{
     certificate_path, malformed, result_path, Manifest, SolvedUnit, Unit, UnitError, UnitResult,
@@ -28,7 +28,12 @@ pub fn solve_unit<W: Word>(
         Some(pv) => crate::indices(unit.position.board(), pv),
         None => line_of_play(solver, &unit.position)?,
     };
-    Ok(UnitResult {
+    Ok(result_of(unit, mode, &a, pv))
+}
+
+/// The result of `unit` solved in `mode`: the answer `a`, backed by the line of play `pv`.
+fn result_of<W: Word>(unit: &Unit<W>, mode: Mode, a: &Analysis, pv: Vec<u8>) -> UnitResult<W> {
+    UnitResult {
         position: unit.position,
         mode,
         value: a.value(),
@@ -36,7 +41,7 @@ pub fn solve_unit<W: Word>(
         pv,
         nodes: a.stats().nodes,
         seconds: a.seconds(),
-    })
+    }
 }
 
 /// Solves `unit` in `mode` as [`solve_unit`] does, but root move by root move
@@ -70,18 +75,7 @@ pub fn solve_unit_resumable<W: Word>(
         .best_line()
         .expect("a finished root solve has a best move")
         .to_vec();
-    Ok((
-        UnitResult {
-            position: unit.position,
-            mode,
-            value: a.value(),
-            dte: a.distance(),
-            pv,
-            nodes: a.stats().nodes,
-            seconds: a.seconds(),
-        },
-        resumed,
-    ))
+    Ok((result_of(unit, mode, &a, pv), resumed))
 }
 
 /// The start cell and the moves from it that reach the unit read from `unit_file`, from the
