@@ -123,10 +123,11 @@ pub struct SolveUnitArgs {
     /// split must have been made from a start cell).
     #[arg(long)]
     certify: bool,
-    /// Solve the unit root move by root move, keeping every finished root move in FILE.ckpt,
-    /// and continue from FILE.ckpt when it is there: a unit stopped part-way (Ctrl-C, a
-    /// job's time limit, a machine shut down) loses only the root move it was on. The
-    /// checkpoint is removed once the result is written.
+    /// Solve the unit root move by root move, keeping every finished root move in a
+    /// checkpoint beside the unit file (FILE.ckpt; DIR/unit-NNNNNN.pos.ckpt with --units),
+    /// and continue from it when it is there: a unit stopped part-way (Ctrl-C, a job's time
+    /// limit, a machine shut down) loses only the root move it was on. The checkpoint is
+    /// removed once the result is written.
     #[arg(long)]
     checkpoint: bool,
 }
