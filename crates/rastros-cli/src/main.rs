@@ -105,7 +105,7 @@ fn main() -> ExitCode {
             // Standard error may be full or closed as well: nothing more can be said then.
             let _ = writeln!(std::io::stderr(), "rastros: error: {e}");
             if signal::interrupted() {
-                ExitCode::from(130)
+                ExitCode::from(signal::exit_code())
             } else {
                 ExitCode::from(2)
             }

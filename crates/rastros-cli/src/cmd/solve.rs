@@ -48,7 +48,7 @@ pub struct SolveArgs {
     #[arg(long)]
     json: bool,
     /// Solve root move by root move, saving every finished one to FILE (a new file), so
-    /// that an interrupted solve (Ctrl-C) can continue with --resume FILE.
+    /// that an interrupted solve (Ctrl-C, SIGTERM) can continue with --resume FILE.
     #[arg(long, value_name = "FILE", conflicts_with = "resume")]
     checkpoint: Option<PathBuf>,
     /// Continue the root-by-root solve saved in FILE (same position and mode), skipping

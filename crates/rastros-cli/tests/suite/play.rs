@@ -657,9 +657,14 @@ impl Live {
 
     /// Sends SIGINT, as Ctrl-C does, and waits (at most 10 s) for the end: the output,
     /// standard error, the exit code and the time the program took to stop.
-    fn interrupt(mut self) -> (String, String, Option<i32>, Duration) {
+    fn interrupt(self) -> (String, String, Option<i32>, Duration) {
+        self.signal("INT")
+    }
+
+    /// Sends `signal` (a name for `kill -s`) and waits as [`Live::interrupt`] does.
+    fn signal(mut self, signal: &str) -> (String, String, Option<i32>, Duration) {
         let status = Command::new("kill")
-            .args(["-INT", &self.child.id().to_string()])
+            .args(["-s", signal, &self.child.id().to_string()])
             .status()
             .unwrap();
         assert!(status.success());
@@ -670,7 +675,10 @@ impl Live {
             }
             if clock.elapsed() > Duration::from_secs(10) {
                 let _ = self.child.kill();
-                panic!("no exit 10 s after SIGINT: {}", self.out.lock().unwrap());
+                panic!(
+                    "no exit 10 s after SIG{signal}: {}",
+                    self.out.lock().unwrap()
+                );
             }
             std::thread::sleep(Duration::from_millis(5));
         };
@@ -695,6 +703,21 @@ fn ctrl_c_at_the_prompt_says_goodbye_and_exits_with_130() {
         ),
         "{out}"
     );
+}
+
+#[test]
+fn a_closed_terminal_or_sigterm_ends_the_game_as_ctrl_c_does() {
+    for (signal, code) in [("HUP", 129), ("TERM", 143)] {
+        let live = Live::spawn(&["--board", "5x5"]);
+        live.wait_for("Your move: ");
+        let (out, err, got, _) = live.signal(signal);
+        assert_eq!(got, Some(code), "SIG{signal}: {err}\n{out}");
+        assert_eq!(err, "");
+        assert!(
+            out.ends_with("Your move: \nGoodbye, and thanks for playing!\n"),
+            "{out}"
+        );
+    }
 }
 
 #[test]

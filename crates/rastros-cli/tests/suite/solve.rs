@@ -152,28 +152,94 @@ fn analyze_reports_the_matching_verdict() {
     assert_eq!(v["value"], "win");
 }
 
+/// Sends `signal` (a name for `kill -s`) to a running process.
+fn send(signal: &str, child: &std::process::Child) {
+    let status = std::process::Command::new("kill")
+        .args(["-s", signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
 #[test]
-fn ctrl_c_exits_with_130() {
-    // A solve long enough to be interrupted.
+fn ctrl_c_sigterm_and_sighup_stop_a_solve_with_the_shells_code() {
+    for (signal, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
+        // A solve long enough to be interrupted.
+        let mut cmd = command(&[
+            "solve",
+            "--board",
+            "7x7",
+            "--threads",
+            "1",
+            "--hash-mb",
+            "16",
+        ]);
+        cmd.stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let child = cmd.spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        send(signal, &child);
+        let run = wait(child, TIME_LIMIT);
+        assert_eq!(run.code, Some(code), "SIG{signal}: {}", run.stderr);
+        assert!(run.stderr.contains("interrupted"), "{}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    }
+}
+
+#[test]
+fn sigterm_keeps_the_finished_root_moves_of_a_checkpointed_solve() {
+    // What a Slurm task at its time limit sees: SIGTERM after some root moves.
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("7x7.ckpt");
     let mut cmd = command(&[
         "solve",
         "--board",
         "7x7",
+        "--mode",
+        "winning",
         "--threads",
         "1",
         "--hash-mb",
         "16",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
     ]);
     cmd.stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     let child = cmd.spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(500));
-    let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let started = std::time::Instant::now();
+    while !ckpt.exists() {
+        assert!(started.elapsed() < TIME_LIMIT, "no checkpoint written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    send("TERM", &child);
     let run = wait(child, TIME_LIMIT);
-    assert_eq!(run.code, Some(130), "{}", run.stderr);
-    assert!(run.stderr.contains("interrupted"), "{}", run.stderr);
+    assert_eq!(run.code, Some(143), "{}", run.stderr);
+    assert!(run.stderr.contains("root moves saved in"), "{}", run.stderr);
+    // The checkpoint is whole and finishes the solve: the same winning moves as a solve
+    // from scratch.
+    let resumed = json(&[
+        "solve",
+        "--board",
+        "7x7",
+        "--mode",
+        "winning",
+        "--hash-mb",
+        "16",
+        "--resume",
+        ckpt.to_str().unwrap(),
+        "--json",
+    ]);
+    let direct = json(&[
+        "solve",
+        "--board",
+        "7x7",
+        "--mode",
+        "winning",
+        "--hash-mb",
+        "16",
+        "--json",
+    ]);
+    assert_eq!(resumed["winning_moves"], direct["winning_moves"]);
+    assert_eq!(resumed["value"], "win");
 }

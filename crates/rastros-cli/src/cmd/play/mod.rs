@@ -215,8 +215,10 @@ fn run_from<B: Word>(
     match session.run() {
         Ok(Ended::Quit) => Ok(()),
         // The goodbye is said and flushed (`run` turns `Stop::Interrupted` into
-        // `Ended::Interrupted`); 130 is the shell's code for SIGINT.
-        Ok(Ended::Interrupted) | Err(Stop::Interrupted) => std::process::exit(130),
+        // `Ended::Interrupted`); the code is the shell's for the signal, 130 for Ctrl-C.
+        Ok(Ended::Interrupted) | Err(Stop::Interrupted) => {
+            std::process::exit(i32::from(crate::signal::exit_code()))
+        }
         Err(Stop::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(Stop::Io(e)) => Err(stdout_error(e)),
         Err(Stop::Solve(e)) => Err(e.into()),
