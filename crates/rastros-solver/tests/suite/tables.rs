@@ -285,6 +285,32 @@ fn the_committed_9x9_unit_results_are_sound_and_the_rest_are_named() {
     }
 }
 
+/// `tables/9x9-e5-d2/unit-NNNNNN.pos.ckpt`, the finished root moves of units still being
+/// solved (`solve-unit --checkpoint`): each is whole (checksum), of its unit's position in
+/// value mode, and each root move's line is legal and ends the game as its value says.
+#[test]
+fn the_committed_9x9_unit_checkpoints_are_sound() {
+    let dir = tables().join("9x9-e5-d2");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let Some(unit) = name.strip_suffix(".ckpt") else {
+            continue;
+        };
+        let text = std::fs::read_to_string(&path).unwrap();
+        let ckpt = rastros_solver::Checkpoint::<u128>::from_json(&text, &name)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let unit = rastros_solver::units::Unit::<u128>::load(&dir.join(unit)).unwrap();
+        assert_eq!(ckpt.position, unit.position, "{name}");
+        assert_eq!(ckpt.mode, rastros_solver::Mode::Value, "{name}");
+        for root in &ckpt.done {
+            assert_eq!(root.pv.first(), Some(&root.to), "{name}");
+            rastros_solver::claim::check_claim(&unit.position, &root.pv, root.value, None)
+                .unwrap_or_else(|e| panic!("{name}, root move {}: {e}", root.to));
+        }
+    }
+}
+
 /// `tables/9x9-e5-value.json`, the 9x9 value from `e5` decided by the units of
 /// `tables/9x9-e5-d2/`: the committed results decide ([`SplitDir::decide`]) the value and
 /// every first move's value the file gives; each reply to a winning first move has a line,
