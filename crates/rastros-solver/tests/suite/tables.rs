@@ -285,30 +285,64 @@ fn the_committed_9x9_unit_results_are_sound_and_the_rest_are_named() {
     }
 }
 
+/// Checks a unit checkpoint's text, `name` in `dir`: whole (checksum), of its unit's
+/// position in value mode, and each root move's line legal and ending the game as its value
+/// says. Gives the number of root moves checked.
+fn check_unit_checkpoint(dir: &std::path::Path, name: &str, text: &str) -> Result<usize, String> {
+    let unit = name.strip_suffix(".ckpt").ok_or("not a checkpoint")?;
+    let ckpt =
+        rastros_solver::Checkpoint::<u128>::from_json(text, name).map_err(|e| e.to_string())?;
+    let unit =
+        rastros_solver::units::Unit::<u128>::load(&dir.join(unit)).map_err(|e| e.to_string())?;
+    if ckpt.position != unit.position || ckpt.mode != rastros_solver::Mode::Value {
+        return Err(format!("{name}: not its unit's position in value mode"));
+    }
+    for root in &ckpt.done {
+        if root.pv.first() != Some(&root.to) {
+            return Err(format!("{name}: a line that does not start with its move"));
+        }
+        rastros_solver::claim::check_claim(&unit.position, &root.pv, root.value, None)
+            .map_err(|e| format!("{name}, root move {}: {e}", root.to))?;
+    }
+    Ok(ckpt.done.len())
+}
+
 /// `tables/9x9-e5-d2/unit-NNNNNN.pos.ckpt`, the finished root moves of units still being
-/// solved (`solve-unit --checkpoint`): each is whole (checksum), of its unit's position in
-/// value mode, and each root move's line is legal and ends the game as its value says.
+/// solved (`solve-unit --checkpoint`): every committed one passes [`check_unit_checkpoint`],
+/// and a forged one (a root move claimed won with a line that does not end the game) fails.
 #[test]
 fn the_committed_9x9_unit_checkpoints_are_sound() {
     let dir = tables().join("9x9-e5-d2");
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        let Some(unit) = name.strip_suffix(".ckpt") else {
-            continue;
-        };
-        let text = std::fs::read_to_string(&path).unwrap();
-        let ckpt = rastros_solver::Checkpoint::<u128>::from_json(&text, &name)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let unit = rastros_solver::units::Unit::<u128>::load(&dir.join(unit)).unwrap();
-        assert_eq!(ckpt.position, unit.position, "{name}");
-        assert_eq!(ckpt.mode, rastros_solver::Mode::Value, "{name}");
-        for root in &ckpt.done {
-            assert_eq!(root.pv.first(), Some(&root.to), "{name}");
-            rastros_solver::claim::check_claim(&unit.position, &root.pv, root.value, None)
-                .unwrap_or_else(|e| panic!("{name}, root move {}: {e}", root.to));
+        if name.ends_with(".ckpt") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            check_unit_checkpoint(&dir, &name, &text).unwrap_or_else(|e| panic!("{e}"));
         }
     }
+    let name = "unit-000011.pos.ckpt";
+    let unit = rastros_solver::units::Unit::<u128>::load(&dir.join("unit-000011.pos")).unwrap();
+    let mut forged = rastros_solver::Checkpoint::new(unit.position, rastros_solver::Mode::Value);
+    let board = unit.position.board();
+    let to = board.index(unit.position.moves().next().unwrap()).unwrap();
+    forged.done.push(rastros_solver::RootMove {
+        to,
+        value: Value::Win,
+        dte: None,
+        pv: vec![to],
+        nodes: 1,
+        probes: 0,
+        hits: 0,
+        matchings: 0,
+        traps: 0,
+        seconds: 0.0,
+    });
+    let err = check_unit_checkpoint(&dir, name, &forged.to_json()).unwrap_err();
+    // `Checkpoint::from_json` checks the line itself, naming the move.
+    assert!(err.contains("move e3"), "{err}");
+    forged.done.clear();
+    assert_eq!(check_unit_checkpoint(&dir, name, &forged.to_json()), Ok(0));
 }
 
 /// `tables/9x9-e5-value.json`, the 9x9 value from `e5` decided by the units of
