@@ -218,7 +218,7 @@ fn sigterm_keeps_the_finished_root_moves_of_a_checkpointed_solve() {
     assert!(run.stderr.contains("root moves saved in"), "{}", run.stderr);
     // The checkpoint is whole and finishes the solve: the same winning moves as a solve
     // from scratch.
-    let resumed = json(&[
+    let solve = [
         "solve",
         "--board",
         "7x7",
@@ -226,20 +226,9 @@ fn sigterm_keeps_the_finished_root_moves_of_a_checkpointed_solve() {
         "winning",
         "--hash-mb",
         "16",
-        "--resume",
-        ckpt.to_str().unwrap(),
-        "--json",
-    ]);
-    let direct = json(&[
-        "solve",
-        "--board",
-        "7x7",
-        "--mode",
-        "winning",
-        "--hash-mb",
-        "16",
-        "--json",
-    ]);
+    ];
+    let resumed = json(&[&solve[..], &["--resume", ckpt.to_str().unwrap(), "--json"]].concat());
+    let direct = json(&[&solve[..], &["--json"]].concat());
     assert_eq!(resumed["winning_moves"], direct["winning_moves"]);
     assert_eq!(resumed["value"], "win");
 }
