@@ -1100,3 +1100,24 @@ fn resume_through_a_link_fails_before_the_first_root_move() {
     assert!(run.stderr.contains(s(&link)), "{}", run.stderr);
     assert_eq!(fs::read(&file).unwrap(), before);
 }
+
+/// `scripts/9x9-e5-value.py`, given this binary and the file's own build string, writes
+/// the committed `tables/9x9-e5-value.json` byte for byte: the file is what the committed
+/// units say, and the script that made it is the one in the repository.
+#[test]
+fn the_9x9_value_script_writes_the_committed_file_again() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let committed = fs::read_to_string(root.join("tables/9x9-e5-value.json")).unwrap();
+    let build = parse(&committed)["build"].as_str().unwrap().to_string();
+    let out = std::process::Command::new("python3")
+        .arg(root.join("scripts/9x9-e5-value.py"))
+        .args([env!("CARGO_BIN_EXE_rastros"), s(&root), &build])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "the script failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), committed);
+}
