@@ -6,9 +6,10 @@ usage: scripts/9x9-e5-value.py RASTROS REPO BUILD [UNIT:CPU_S:PEAK_KB ...] > FIL
 RASTROS is a `rastros` binary, REPO the repository's root, BUILD the build string to
 record. It reads `rastros merge tables/9x9-e5-d2 --partial --json` (each first move's
 value) and the units' `.result` files (their lines of play), and prints the JSON whose
-format docs/FORMATS.md gives. Entries of `units_solved` already in the file keep their
-`cpu_seconds` and `peak_kb`; UNIT:CPU_S:PEAK_KB gives those of a newly solved unit (read
-from /proc while it ran), which are otherwise null. A unit not solved but whose mirror
+format docs/FORMATS.md gives. Every entry of `units_solved` is made from its unit's
+`.result`; only its `cpu_seconds` and `peak_kb` come from the file already there, as they are
+in no result: UNIT:CPU_S:PEAK_KB gives those of a newly solved unit (measured while it ran),
+which are otherwise null, and is refused for a unit without a result or already measured. A unit not solved but whose mirror
 image in the a1-i9 diagonal is takes its twin's line, mirrored.
 """
 import json, subprocess, sys, os, re
@@ -18,14 +19,21 @@ if len(sys.argv) < 4:
 rastros, repo, build = sys.argv[1:4]
 extra = {}
 for a in sys.argv[4:]:
-    u, c, p = a.split(":")
-    extra[int(u)] = (float(c), int(p))
+    try:
+        u, c, p = a.split(":")
+        extra[int(u)] = (float(c), int(p))
+    except ValueError:
+        sys.exit(f"{a!r}: not UNIT:CPU_S:PEAK_KB")
 tables = os.path.join(repo, "tables")
 d2 = os.path.join(tables, "9x9-e5-d2")
 old = json.load(open(os.path.join(tables, "9x9-e5-value.json")))
-merged = json.loads(subprocess.run([rastros, "merge", d2, "--partial", "--json"],
-                                   capture_output=True, text=True).stdout)
-assert merged["decided"] and merged["value"] == "win", merged
+run = subprocess.run([rastros, "merge", d2, "--partial", "--json"],
+                     stdout=subprocess.PIPE, text=True)
+if run.returncode != 0:
+    sys.exit(f"{rastros} merge {d2} failed (exit code {run.returncode})")
+merged = json.loads(run.stdout)
+if not (merged["decided"] and merged["value"] == "win"):
+    sys.exit(f"the units do not decide a win: {merged}")
 
 FILES = "abcdefghi"
 def mirror(c):
@@ -70,7 +78,8 @@ for first, v in sorted(firsts.items()):
     if v == "win":
         for n in sorted(cands):
             val, line, twin = solved_line(n)
-            assert val == "win", (first, n)
+            if val != "win":
+                sys.exit(f"unit {n} of the winning first move {first} is {val}")
             if twin is not None:
                 twins_used.add(n)
             replies.append({"move": first, "reply": units[n]["path"][1], "unit": n,
@@ -96,11 +105,19 @@ for n, u in sorted(units.items()):
     if not r:
         continue
     e = old_solved.get(n)
-    if e is None:
-        cpu, peak = extra.get(n, (None, None))
-        e = {"unit": n, "moves": u["path"], "value": r["value"], "nodes": int(r["nodes"]),
-             "seconds": round(float(r["seconds"]), 1), "cpu_seconds": cpu, "peak_kb": peak}
-    units_solved.append(e)
+    if n in extra:
+        if e is not None and (e["cpu_seconds"], e["peak_kb"]) != (None, None):
+            sys.exit(f"unit {n}: its CPU time and peak memory are in the file already")
+        cpu, peak = extra.pop(n)
+    elif e is not None:
+        cpu, peak = e["cpu_seconds"], e["peak_kb"]
+    else:
+        cpu, peak = None, None
+    units_solved.append({"unit": n, "moves": u["path"], "value": r["value"],
+                         "nodes": int(r["nodes"]), "seconds": round(float(r["seconds"]), 1),
+                         "cpu_seconds": cpu, "peak_kb": peak})
+if extra:
+    sys.exit(f"no result for unit(s) {sorted(extra)} given CPU time and peak memory")
 
 out = dict(old)
 out["winning_moves_found"] = sorted(c for c, v in firsts.items() if v == "win")
