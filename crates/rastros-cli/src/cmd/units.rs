@@ -610,7 +610,7 @@ fn report_decision<W: Word>(
         outln!("to move       player {}", m.root.side_to_move());
         match d.value {
             Some(v) => outln!(
-                "value         {v}, decided by {} of {} units (distances need all)",
+                "value         {v}, decided with {} of {} units solved (distances need all)",
                 d.solved,
                 d.units
             ),

@@ -332,10 +332,10 @@ fn merge_partial_decides_the_value_as_soon_as_the_solved_units_do() {
             assert_eq!(v, flipped, "{cell}");
         }
     }
-    // The text form says so, and how many units decided it.
+    // The text form says so, and how many units were solved when it was decided.
     let text = small(&["merge", s(&dir), "--partial"]);
     let line = format!(
-        "value         {}, decided by {solved} of {} units",
+        "value         {}, decided with {solved} of {} units solved",
         direct["value"].as_str().unwrap(),
         files.len()
     );
