@@ -69,8 +69,11 @@ impl Engine {
         if !kept {
             self.player = None;
             self.board = None;
-            // Books hold boards of at most 64 cells: a larger board has none.
-            let book = (self.book.clone()).filter(|b| dimensions(b.board()) == dims);
+            // The book is on the 64-bit word: a board over 64 cells has none.
+            let book = (&self.book as &dyn std::any::Any)
+                .downcast_ref::<Option<Arc<Book<W>>>>()
+                .and_then(|b| b.clone())
+                .filter(|b| b.board() == board);
             let made = player::Engine::new(board, self.config, book)?.with_tables(&self.tables);
             self.player = Some(Box::new(made));
             self.board = Some(dims);

@@ -1,19 +1,24 @@
 //! `rastros book`: build, probe, export, import and describe opening books.
 //!
 //! `rastros book --depth N --out FILE` (no subcommand) is `rastros book build`.
+//!
+//! Books take every board of up to 128 cells: boards of at most 64 cells on the 64-bit
+//! word (format version 1), larger ones on the 128-bit word (version 2); each command picks
+//! the word from `--board` or from the file it reads. Winner's books hold boards of at most
+//! 64 cells.
 
 use std::fs::File;
-use std::io::{BufReader, IsTerminal, Write};
+use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use rastros_core::{BoardSize, Cell, Position};
+use rastros_core::{AnyBoardSize, AnyPosition, Board, BoardSize, Cell, Word};
 use rastros_solver::book::{
-    checkpoint_path, export, Book, BookBuilder, BuildError, BuildOutcome, BuildProgress, Strategy,
-    DEFAULT_MAX_POSITIONS,
+    checkpoint_path, export, version_of, word_bits, Book, BookBuilder, BuildError, BuildOutcome,
+    BuildProgress, Strategy, DEFAULT_MAX_POSITIONS,
 };
 use rastros_solver::book::{BookError, SearchCheckError, WinnerBook};
 use rastros_solver::fsio;
@@ -23,9 +28,21 @@ use serde_json::json;
 use crate::args::{check_depth, CliError, SearchArgs};
 use crate::report::{count, count_bar, names, note, out, outln, spin};
 
-/// Opens the book `path`; every error names the file.
-fn open_book(path: &Path) -> Result<Book, CliError> {
-    Book::open(path).map_err(|e| book_error(path, e))
+/// Opens the book `path` on the word `W`; every error names the file.
+fn open_book<W: Word>(path: &Path) -> Result<Book<W>, CliError> {
+    Book::open_with_word(path).map_err(|e| book_error(path, e))
+}
+
+/// `$run::<u128>(...)` when the book file `$path` holds 128-bit sets (format version 2),
+/// `$run::<u64>(...)` otherwise (whose open then names any error of the file).
+macro_rules! on_book_word {
+    ($path:expr, $run:ident($($arg:expr),*)) => {
+        if word_bits($path).ok() == Some(128) {
+            $run::<u128>($($arg),*)
+        } else {
+            $run::<u64>($($arg),*)
+        }
+    };
 }
 
 /// A book error as a message naming the file (I/O errors name it already).
@@ -133,9 +150,9 @@ enum StrategyArg {
 
 #[derive(Debug, Args)]
 struct BuildArgs {
-    /// Board size WxH (W*H <= 64).
+    /// Board size WxH (W*H <= 128; boards over 64 cells write a version 2 book).
     #[arg(long, default_value = "7x7")]
-    board: BoardSize,
+    board: AnyBoardSize,
     /// Start cell of the snail (default: the centre; required on boards without one).
     #[arg(long)]
     start: Option<Cell>,
@@ -176,7 +193,7 @@ struct ProbeArgs {
     /// Probe this position (one-line text form) instead of the start; --moves are played
     /// from it.
     #[arg(long)]
-    position: Option<Position>,
+    position: Option<AnyPosition>,
     /// Print one JSON object {"value","dte","best_moves"} instead of text.
     #[arg(long)]
     json: bool,
@@ -235,12 +252,12 @@ struct InfoArgs {
 /// Runs `rastros book`.
 pub fn run(args: BookArgs) -> Result<(), CliError> {
     match args.command {
-        None => build(args.build),
-        Some(BookCommand::Build(a)) => build(a),
-        Some(BookCommand::Probe(a)) => probe(a),
-        Some(BookCommand::Export(a)) => export_book(a),
+        None => build_any(args.build),
+        Some(BookCommand::Build(a)) => build_any(a),
+        Some(BookCommand::Probe(a)) => on_book_word!(&a.file, probe(&a)),
+        Some(BookCommand::Export(a)) => on_book_word!(&a.file, export_book(&a)),
         Some(BookCommand::Import(a)) => import(a),
-        Some(BookCommand::Info(a)) => info(a),
+        Some(BookCommand::Info(a)) => on_book_word!(&a.file, info(&a)),
         Some(BookCommand::Winner(a)) => winner(a),
         Some(BookCommand::CheckWinner(a)) => check_winner(a),
     }
@@ -445,11 +462,18 @@ impl BuildDisplay {
     }
 }
 
-fn build(args: BuildArgs) -> Result<(), CliError> {
-    let (Some(depth), Some(out)) = (args.depth, args.out) else {
+/// Runs `rastros book build` on the word `--board` fits.
+fn build_any(args: BuildArgs) -> Result<(), CliError> {
+    match args.board {
+        AnyBoardSize::Narrow(board) => build(&args, board),
+        AnyBoardSize::Wide(board) => build(&args, board),
+    }
+}
+
+fn build<W: Word>(args: &BuildArgs, board: &'static Board<W>) -> Result<(), CliError> {
+    let (Some(depth), Some(out)) = (args.depth, args.out.clone()) else {
         return Err(CliError("book build needs --depth and --out".into()));
     };
-    let board = args.board.0;
     let start = crate::args::start_or_centre(board, args.start)?;
     check_depth("--depth", depth, board)?;
     // A path that cannot take the book is refused before the build (and before its
@@ -542,11 +566,17 @@ fn build(args: BuildArgs) -> Result<(), CliError> {
     }
 }
 
-fn probe(args: ProbeArgs) -> Result<(), CliError> {
-    let book = open_book(&args.file)?;
+fn probe<W: Word>(args: &ProbeArgs) -> Result<(), CliError> {
+    let book = open_book::<W>(&args.file)?;
     let board = book.board();
-    let from = match args.position {
-        Some(p) => p,
+    let from = match &args.position {
+        Some(p) => p.in_word::<W>().map_err(|_| {
+            let text = p.to_string();
+            let size = text.split_whitespace().next().unwrap_or_default();
+            CliError(format!(
+                "--position: the position is on a {size} board but the book is for {board}"
+            ))
+        })?,
         None => book.start(),
     };
     let pos = crate::args::play_moves(&from, &args.moves)?;
@@ -581,11 +611,11 @@ fn probe(args: ProbeArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn export_book(args: ExportArgs) -> Result<(), CliError> {
+fn export_book<W: Word>(args: &ExportArgs) -> Result<(), CliError> {
     if let Some(path) = &args.out {
         refuse_same_file(&args.file, path)?;
     }
-    let book = open_book(&args.file)?;
+    let book = open_book::<W>(&args.file)?;
     let write = |out: &mut dyn Write| -> std::io::Result<()> {
         match args.format {
             Format::Jsonl => export::write_jsonl(&book, args.max_ply, out)?,
@@ -613,9 +643,31 @@ fn import(args: ImportArgs) -> Result<(), CliError> {
     fsio::check_input(&args.file, "export")?;
     let file =
         File::open(&args.file).map_err(|e| fsio::IoError::new("read export", &args.file, e))?;
+    // The header line names the book's word; it is read back in front of the rest. A line
+    // too long to be a header is left to the reader, which refuses it.
+    let mut input = BufReader::new(file);
+    let mut first = Vec::new();
+    (&mut input)
+        .take(1 << 12)
+        .read_until(b'\n', &mut first)
+        .map_err(|e| fsio::IoError::new("read export", &args.file, e))?;
+    let wide = std::str::from_utf8(&first)
+        .ok()
+        .and_then(export::export_word_bits)
+        == Some(128);
+    let mut input = std::io::Cursor::new(first).chain(input);
+    if wide {
+        import_to::<u128>(&args, &mut input)
+    } else {
+        import_to::<u64>(&args, &mut input)
+    }
+}
+
+/// Reads the export `input` into a book on the word `W` and saves it.
+fn import_to<W: Word>(args: &ImportArgs, input: &mut dyn BufRead) -> Result<(), CliError> {
     // The export is checked whole (every position there, every value agreeing with its
     // children) before anything is written.
-    let book = export::read_jsonl(&mut BufReader::new(file))
+    let book = export::read_jsonl_with_word::<W>(input)
         .map_err(|e| CliError(format!("cannot import {}: {e}", args.file.display())))?;
     book.save(&args.out)?;
     outln!(
@@ -627,9 +679,9 @@ fn import(args: ImportArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn info(args: InfoArgs) -> Result<(), CliError> {
-    let (book, verified) =
-        Book::open_verified(&args.file, None).map_err(|e| book_error(&args.file, e))?;
+fn info<W: Word>(args: &InfoArgs) -> Result<(), CliError> {
+    let (book, verified) = Book::<W>::open_verified_with_word(&args.file, None)
+        .map_err(|e| book_error(&args.file, e))?;
     let bytes = book.file_len();
     let checked = verified.checked;
     let board = book.board();
@@ -639,7 +691,7 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
     }
     let start = book.probe(&book.start()).ok();
     let searched = match args.solve {
-        Some(n) => solve_sample(&book, &verified.beyond_children, n, &args)?,
+        Some(n) => solve_sample(&book, &verified.beyond_children, n, args)?,
         None => 0,
     };
     if args.json {
@@ -647,7 +699,7 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
             "{}",
             json!({
                 "file": args.file.display().to_string(),
-                "version": rastros_solver::book::VERSION,
+                "version": version_of::<W>(),
                 "board": board.to_string(),
                 "start": board.cell(book.start().snail()).to_string(),
                 "depth": book.depth(),
@@ -663,7 +715,11 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
         );
     } else {
         outln!("file          {}", args.file.display());
-        outln!("format        version {}", rastros_solver::book::VERSION);
+        outln!(
+            "format        version {} ({}-bit cell sets)",
+            version_of::<W>(),
+            W::BITS
+        );
         outln!("board         {board}");
         outln!("start         {}", board.cell(book.start().snail()));
         outln!("depth         {}", book.depth());
@@ -697,8 +753,8 @@ fn info(args: InfoArgs) -> Result<(), CliError> {
 /// `book info --solve N`: searches N entries of those beyond their children, spread evenly
 /// over the file (all when N is at least their number), with a progress bar on a terminal;
 /// returns how many agreed (all of them, or an error names the first that does not).
-fn solve_sample(
-    book: &Book,
+fn solve_sample<W: Word>(
+    book: &Book<W>,
     leaves: &[usize],
     n: usize,
     args: &InfoArgs,

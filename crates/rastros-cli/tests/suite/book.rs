@@ -646,3 +646,88 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
         run.stderr
     );
 }
+
+/// Books of boards over 64 cells: a 2x40 book is written in format version 2 (128-bit
+/// sets), probes as `solve` answers, exports and imports back to the same bytes; a
+/// position of another board is refused in one line, on either word.
+#[test]
+fn books_of_boards_over_64_cells_build_probe_export_and_import() {
+    let tmp = scratch();
+    let dir = tmp.path();
+    let setup = ["build", "--board", "2x40", "--start", "a20", "--depth", "4"];
+    let book = build_book_of(dir, "w.book", &setup, &[]);
+    let info = json(&["book", "info", s(&book), "--json"]);
+    assert_eq!(
+        (info["version"].clone(), info["board"].clone()),
+        (2.into(), "2x40".into())
+    );
+    for moves in ["", "a21", "a21 b22", "b19 a18 b17"] {
+        let probe = json(&["book", "probe", s(&book), "--moves", moves, "--json"]);
+        let solve = json(&[
+            "solve",
+            "--board",
+            "2x40",
+            "--start",
+            "a20",
+            "--moves",
+            moves,
+            "--json",
+            "--hash-mb",
+            "8",
+        ]);
+        for key in ["value", "dte", "best_moves"] {
+            assert_eq!(probe[key], solve[key], "{key} after '{moves}'");
+        }
+    }
+    // --position on the book's board, with --moves played from it.
+    let after = json(&[
+        "solve",
+        "--board",
+        "2x40",
+        "--start",
+        "a20",
+        "--moves",
+        "a21",
+        "--json",
+        "--hash-mb",
+        "8",
+    ]);
+    let position = after["position"].as_str().unwrap();
+    let from_position = json(&[
+        "book",
+        "probe",
+        s(&book),
+        "--position",
+        position,
+        "--moves",
+        "b22",
+        "--json",
+    ]);
+    let from_moves = json(&["book", "probe", s(&book), "--moves", "a21 b22", "--json"]);
+    assert_eq!(from_position, from_moves);
+    // Export and import give back the same file.
+    let jsonl = dir.join("w.jsonl");
+    ok(&["book", "export", s(&book), "--out", s(&jsonl)]);
+    let header = fs::read_to_string(&jsonl).unwrap();
+    assert!(
+        header.starts_with(r#"{"format":"rastros-book","version":2,"#),
+        "{header}"
+    );
+    let back = dir.join("back.book");
+    ok(&["book", "import", s(&jsonl), "--out", s(&back)]);
+    assert_eq!(fs::read(&book).unwrap(), fs::read(&back).unwrap());
+    // Positions of other boards, on both words.
+    let seven = "7x7 ......./......./......./...o.../......./......./....... 1";
+    let err = fails(&["book", "probe", s(&book), "--position", seven]);
+    assert!(
+        err.contains("7x7") && err.contains("2x40") && err.lines().count() == 1,
+        "{err}"
+    );
+    let narrow = build(dir, "n.book", &[]);
+    let nine = "9x9 ........./........./........./........./....o..../........./........./........./......... 1";
+    let err = fails(&["book", "probe", s(&narrow), "--position", nine]);
+    assert!(
+        err.contains("--position") && err.contains("9x9") && err.contains("5x5"),
+        "{err}"
+    );
+}

@@ -25,10 +25,10 @@ fn bad_input_gets_a_clear_error() {
     fails_with(
         &[
             "book",
-            "build",
+            "winner",
             "--board",
             "9x9",
-            "--depth",
+            "--plies",
             "1",
             "--out",
             "/nonexistent-rastros/b",

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rastros_core::{Bitboard, Board, Player, Position};
+use rastros_core::{Bitboard, Board, Player, Position, Word};
 use rayon::prelude::*;
 
 use super::checkpoint::{self, checkpoint_path, ckpt_record};
@@ -69,10 +69,10 @@ pub enum BuildProgress {
 
 /// How a build ended without error.
 #[derive(Debug)]
-pub enum BuildOutcome {
+pub enum BuildOutcome<W: Word = u64> {
     /// Every entry is solved: the book (already saved when an output path was set, and the
     /// checkpoint deleted).
-    Finished(Book),
+    Finished(Book<W>),
     /// Stopped early (the stop-after limit, or the solver's interrupt flag); everything
     /// solved so far is in the checkpoint, and running the same build again resumes.
     Stopped {
@@ -238,8 +238,8 @@ impl From<BookError> for BuildError {
 /// writes the book sorted by key, so the file is the same whatever the thread count and
 /// however often the build was interrupted and resumed.
 #[derive(Clone, Debug)]
-pub struct BookBuilder {
-    start: Position,
+pub struct BookBuilder<W: Word = u64> {
+    start: Position<W>,
     depth: u32,
     workers: usize,
     strategy: Strategy,
@@ -260,14 +260,14 @@ pub const DEFAULT_MAX_POSITIONS: usize = 10_000_000;
 
 /// What one searched position gives.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Solved {
+pub(super) struct Solved<W: Word = u64> {
     pub score: Score,
-    pub best: Bitboard,
+    pub best: Bitboard<W>,
 }
 
 /// The best of the parent-side scores of the moves, and the moves that reach it.
-pub(super) fn best_of(moves: impl Iterator<Item = (u8, Score)>) -> Solved {
-    let mut best: Option<Solved> = None;
+pub(super) fn best_of<W: Word>(moves: impl Iterator<Item = (u8, Score)>) -> Solved<W> {
+    let mut best: Option<Solved<W>> = None;
     for (to, s) in moves {
         match &mut best {
             Some(b) if b.score.to_int() > s.to_int() => {}
@@ -286,11 +286,11 @@ pub(super) fn best_of(moves: impl Iterator<Item = (u8, Score)>) -> Solved {
 /// One negamax step over the children of the position of `key`: finished children are
 /// scored by the rules, the others by `score` of their canonical keys; `None` when `score`
 /// does not know one of them.
-pub(super) fn by_children(
-    board: &'static Board,
-    key: Key,
-    score: impl Fn(Key) -> Option<Score>,
-) -> Option<Solved> {
+pub(super) fn by_children<W: Word>(
+    board: &'static Board<W>,
+    key: Key<W>,
+    score: impl Fn(Key<W>) -> Option<Score>,
+) -> Option<Solved<W>> {
     let pos = key_position(board, key);
     let mut scores = Vec::new();
     for to in pos.legal_moves() {
@@ -306,7 +306,10 @@ pub(super) fn by_children(
 }
 
 /// Searches one key position: the exact score of every child.
-pub(super) fn search_entry(solver: &Solver, pos: &Position) -> Result<Solved, SolveError> {
+pub(super) fn search_entry<W: Word>(
+    solver: &Solver<W>,
+    pos: &Position<W>,
+) -> Result<Solved<W>, SolveError> {
     let scores = solver.move_scores(pos)?;
     let cells: Vec<_> = scores.iter().map(|&(c, _)| c).collect();
     let moves = crate::indices(pos.board(), &cells);
@@ -324,11 +327,11 @@ pub const RECHECK_ALWAYS: usize = 256;
 /// hundred more, chosen at random (unpredictable from the file), so a checkpoint whose records were edited with the checksums recomputed is
 /// refused whole when it is small, and with a probability that grows with the number of
 /// edits when it is large. The finished book is checked against itself too ([`Book::verify`]).
-fn recheck_resumed(
-    solver: &Solver,
+fn recheck_resumed<W: Word>(
+    solver: &Solver<W>,
     path: &Path,
-    keys: &[(Key, u8)],
-    done: &[(usize, Solved)],
+    keys: &[(Key<W>, u8)],
+    done: &[(usize, Solved<W>)],
     always: usize,
 ) -> Result<(), BuildError> {
     use rand::{RngExt, SeedableRng};
@@ -363,14 +366,14 @@ fn recheck_resumed(
 }
 
 /// Appends finished entries to the checkpoint file and keeps them in memory.
-struct Sink {
+struct Sink<W: Word> {
     file: Option<BufWriter<File>>,
-    solved: Vec<(usize, Solved)>,
+    solved: Vec<(usize, Solved<W>)>,
     pending: usize,
     last_flush: Instant,
 }
 
-impl Sink {
+impl<W: Word> Sink<W> {
     fn flush(&mut self) -> std::io::Result<()> {
         if let Some(f) = &mut self.file {
             f.flush()?;
@@ -382,7 +385,7 @@ impl Sink {
     }
 }
 
-fn entry_of(key: Key, ply: u8, s: Solved) -> BookEntry {
+fn entry_of<W: Word>(key: Key<W>, ply: u8, s: Solved<W>) -> BookEntry<W> {
     BookEntry {
         key,
         ply,
@@ -392,10 +395,10 @@ fn entry_of(key: Key, ply: u8, s: Solved) -> BookEntry {
     }
 }
 
-impl BookBuilder {
+impl<W: Word> BookBuilder<W> {
     /// A build of every position reachable from `start` (a start position) within `depth`
     /// plies, on all cores, deriving what it can ([`Strategy::Retrograde`]), with no files.
-    pub fn new(start: Position, depth: u32) -> BookBuilder {
+    pub fn new(start: Position<W>, depth: u32) -> BookBuilder<W> {
         BookBuilder {
             start,
             depth,
@@ -413,20 +416,20 @@ impl BookBuilder {
     }
 
     /// Worker threads (0, the default, means one per core).
-    pub fn workers(mut self, workers: usize) -> BookBuilder {
+    pub fn workers(mut self, workers: usize) -> BookBuilder<W> {
         self.workers = workers;
         self
     }
 
     /// How the entries are computed.
-    pub fn strategy(mut self, strategy: Strategy) -> BookBuilder {
+    pub fn strategy(mut self, strategy: Strategy) -> BookBuilder<W> {
         self.strategy = strategy;
         self
     }
 
     /// Saves the finished book to `path` and checkpoints to `<path>.ckpt` (unless
     /// [`checkpoint`](BookBuilder::checkpoint) names another file).
-    pub fn output(mut self, path: impl Into<PathBuf>) -> BookBuilder {
+    pub fn output(mut self, path: impl Into<PathBuf>) -> BookBuilder<W> {
         let path = path.into();
         if self.checkpoint.is_none() {
             self.checkpoint = Some(checkpoint_path(&path));
@@ -438,13 +441,13 @@ impl BookBuilder {
     /// Checkpoints to `path`: finished entries are appended as they come (flushed every few
     /// thousand entries or seconds), and a build that finds a checkpoint of the same build
     /// there resumes from it. The checkpoint is deleted once the book is saved.
-    pub fn checkpoint(mut self, path: impl Into<PathBuf>) -> BookBuilder {
+    pub fn checkpoint(mut self, path: impl Into<PathBuf>) -> BookBuilder<W> {
         self.checkpoint = Some(path.into());
         self
     }
 
     /// Stops after searching `n` positions in this run (for tests of interrupted builds).
-    pub fn stop_after(mut self, n: Option<usize>) -> BookBuilder {
+    pub fn stop_after(mut self, n: Option<usize>) -> BookBuilder<W> {
         self.stop_after = n;
         self
     }
@@ -452,20 +455,20 @@ impl BookBuilder {
     /// Refuses a book of more than `n` positions ([`BuildError::TooManyPositions`]), found
     /// while the positions are listed, before the memory they take runs out (default
     /// [`DEFAULT_MAX_POSITIONS`]).
-    pub fn max_positions(mut self, n: usize) -> BookBuilder {
+    pub fn max_positions(mut self, n: usize) -> BookBuilder<W> {
         self.max_positions = n;
         self
     }
 
     /// Discards the checkpoint's entries (once this build holds its lock) instead of
     /// resuming from them.
-    pub fn restart(mut self, restart: bool) -> BookBuilder {
+    pub fn restart(mut self, restart: bool) -> BookBuilder<W> {
         self.restart = restart;
         self
     }
 
     /// Flushes the checkpoint every `entries` entries or `interval`, whichever comes first.
-    pub fn flush_every(mut self, entries: usize, interval: Duration) -> BookBuilder {
+    pub fn flush_every(mut self, entries: usize, interval: Duration) -> BookBuilder<W> {
         self.flush_every = entries.max(1);
         self.flush_interval = interval;
         self
@@ -475,7 +478,7 @@ impl BookBuilder {
     /// and otherwise `n` of them and one in a hundred more, chosen at random (default
     /// [`RECHECK_ALWAYS`]); a record a search contradicts refuses the checkpoint. The
     /// finished book is then checked against itself ([`Book::verify`]) before it is saved.
-    pub fn recheck_always(mut self, n: usize) -> BookBuilder {
+    pub fn recheck_always(mut self, n: usize) -> BookBuilder<W> {
         self.recheck_always = n;
         self
     }
@@ -493,11 +496,11 @@ impl BookBuilder {
     /// [`stop_after`](BookBuilder::stop_after)) ends it with [`BuildOutcome::Stopped`].
     pub fn run(
         &self,
-        solver: &Solver,
+        solver: &Solver<W>,
         progress: &(dyn Fn(BuildProgress) + Sync),
-    ) -> Result<BuildOutcome, BuildError> {
+    ) -> Result<BuildOutcome<W>, BuildError> {
         let run = Run::new(self, solver, progress)?;
-        let phases = || -> Result<Book, Halt> {
+        let phases = || -> Result<Book<W>, Halt<W>> {
             let listed = run.enumerate()?;
             let mut positions = Positions::sorted(&listed);
             let resumed = run.resume(&listed, &mut positions)?;
@@ -515,29 +518,29 @@ impl BookBuilder {
 }
 
 /// Why a phase of a build ended it early.
-enum Halt {
+enum Halt<W: Word> {
     /// Stopped before the book was finished; the outcome says how far it came.
-    Stopped(BuildOutcome),
+    Stopped(BuildOutcome<W>),
     /// Failed.
     Failed(BuildError),
 }
 
-impl<E: Into<BuildError>> From<E> for Halt {
-    fn from(e: E) -> Halt {
+impl<W: Word, E: Into<BuildError>> From<E> for Halt<W> {
+    fn from(e: E) -> Halt<W> {
         Halt::Failed(e.into())
     }
 }
 
 /// The book's positions sorted by key (an index into them is a position's place in the
 /// book) and what is known of each so far.
-struct Positions {
-    keys: Vec<(Key, u8)>,
-    results: Vec<Option<Solved>>,
+struct Positions<W: Word> {
+    keys: Vec<(Key<W>, u8)>,
+    results: Vec<Option<Solved<W>>>,
 }
 
-impl Positions {
+impl<W: Word> Positions<W> {
     /// The positions of `listed`, sorted by key, none of them known yet.
-    fn sorted(listed: &[(Key, u8)]) -> Positions {
+    fn sorted(listed: &[(Key<W>, u8)]) -> Positions<W> {
         let mut keys = listed.to_vec();
         keys.par_sort_unstable_by_key(|(k, _)| (k.region, k.snail));
         let results = vec![None; keys.len()];
@@ -545,7 +548,7 @@ impl Positions {
     }
 
     /// The index of `key`, if it is a position of the book.
-    fn index(&self, key: Key) -> Option<usize> {
+    fn index(&self, key: Key<W>) -> Option<usize> {
         self.keys
             .binary_search_by_key(&(key.region, key.snail), |(k, _)| (k.region, k.snail))
             .ok()
@@ -572,22 +575,22 @@ struct Searched {
 }
 
 /// One run of a [`BookBuilder`]: what its phases share.
-struct Run<'a> {
-    builder: &'a BookBuilder,
-    solver: &'a Solver,
-    board: &'static Board,
+struct Run<'a, W: Word> {
+    builder: &'a BookBuilder<W>,
+    solver: &'a Solver<W>,
+    board: &'static Board<W>,
     workers: usize,
     pool: rayon::ThreadPool,
     progress: &'a (dyn Fn(BuildProgress) + Sync),
 }
 
-impl<'a> Run<'a> {
+impl<'a, W: Word> Run<'a, W> {
     /// Checks the build's start and depth against `solver` and starts its thread pool.
     fn new(
-        builder: &'a BookBuilder,
-        solver: &'a Solver,
+        builder: &'a BookBuilder<W>,
+        solver: &'a Solver<W>,
         progress: &'a (dyn Fn(BuildProgress) + Sync),
-    ) -> Result<Run<'a>, BuildError> {
+    ) -> Result<Run<'a, W>, BuildError> {
         let board = builder.start.board();
         if solver.board() != board {
             return Err(BuildError::BoardMismatch {
@@ -626,7 +629,7 @@ impl<'a> Run<'a> {
     /// Phase 1: the canonical positions of the book in breadth-first order, within the
     /// bound on their number. Interrupted, the build stops with nothing searched, and says
     /// how many entries the checkpoint holds.
-    fn enumerate(&self) -> Result<Vec<(Key, u8)>, Halt> {
+    fn enumerate(&self) -> Result<Vec<(Key<W>, u8)>, Halt<W>> {
         let b = self.builder;
         let interrupt = self.solver.interrupt_flag();
         let listed = self.pool.install(|| {
@@ -659,7 +662,11 @@ impl<'a> Run<'a> {
     /// Phase 2: locks the checkpoint (or starts one) and takes the entries it holds into
     /// `positions`, searching some of them again ([`recheck_resumed`]); then the positions
     /// left to search, in the strategy's order (`listed` is the breadth-first order).
-    fn resume(&self, listed: &[(Key, u8)], positions: &mut Positions) -> Result<Resumed, Halt> {
+    fn resume(
+        &self,
+        listed: &[(Key<W>, u8)],
+        positions: &mut Positions<W>,
+    ) -> Result<Resumed, Halt<W>> {
         let b = self.builder;
         let mut file = None;
         let mut lock = None;
@@ -729,10 +736,10 @@ impl<'a> Run<'a> {
     /// the end (an interrupt, [`BookBuilder::stop_after`]), the build stops there.
     fn search(
         &self,
-        positions: &mut Positions,
+        positions: &mut Positions<W>,
         searched: Searched,
         file: Option<File>,
-    ) -> Result<(), Halt> {
+    ) -> Result<(), Halt<W>> {
         let b = self.builder;
         let Searched {
             order,
@@ -846,7 +853,7 @@ impl<'a> Run<'a> {
     /// Phase 4: derives the positions not searched from their children, smallest regions
     /// first: a child's region is always smaller than its parent's, and every child of a
     /// position above the last ply is in the book.
-    fn derive(&self, positions: &mut Positions) -> Result<(), Halt> {
+    fn derive(&self, positions: &mut Positions<W>) -> Result<(), Halt<W>> {
         let keys = &positions.keys;
         let mut rest: Vec<usize> = (0..keys.len())
             .filter(|&i| positions.results[i].is_none())
@@ -857,7 +864,7 @@ impl<'a> Run<'a> {
             rest.chunk_by(|&a, &b| keys[a].0.region.count_ones() == keys[b].0.region.count_ones())
         {
             let known = &*positions;
-            let derived: Vec<Option<Solved>> = self.pool.install(|| {
+            let derived: Vec<Option<Solved<W>>> = self.pool.install(|| {
                 group
                     .par_iter()
                     .map(|&i| {
@@ -880,9 +887,9 @@ impl<'a> Run<'a> {
 
     /// Phase 5: the book of `positions`, checked as a reader checks it, then saved (when
     /// the build has an output) and its checkpoint removed while `lock` still holds it.
-    fn save(&self, positions: Positions, lock: Option<FileLock>) -> Result<Book, Halt> {
+    fn save(&self, positions: Positions<W>, lock: Option<FileLock>) -> Result<Book<W>, Halt<W>> {
         let b = self.builder;
-        let entries: Vec<BookEntry> = positions
+        let entries: Vec<BookEntry<W>> = positions
             .keys
             .iter()
             .zip(&positions.results)

@@ -2,10 +2,10 @@
 //! interrupted build resumes without losing them.
 //!
 //! `BOOK.ckpt` (see [`checkpoint_path`]) is a 27-byte bincode header (magic `RASTCKPT`,
-//! format version `u32` = 2, width `u8`, height `u8`, start cell index `u8`, depth `u32`,
-//! number of canonical positions `u64`) followed by one 28-byte record per finished entry:
-//! the 20-byte book entry (as in the book file) and the FNV-1a 64 checksum of those 20 bytes
-//! (`u64`, little-endian). A record cut short by a kill is dropped on resume; a whole record
+//! format version `u32` = 2 for 64-bit entries or 3 for 128-bit ones, width `u8`, height
+//! `u8`, start cell index `u8`, depth `u32`, number of canonical positions `u64`) followed
+//! by one record per finished entry: the book entry (as in the book file, 20 or 36 bytes)
+//! and the FNV-1a 64 checksum of its bytes (`u64`, little-endian). A record cut short by a kill is dropped on resume; a whole record
 //! whose checksum does not match makes the checkpoint damaged, and the build refuses it
 //! (start over with `--restart`). Version 1 checkpoints (20-byte records without checksums)
 //! are refused the same way. While a build runs it holds an advisory lock on the
@@ -15,11 +15,11 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use rastros_core::{Board, Position};
+use rastros_core::{Board, Position, Word};
 use serde::{Deserialize, Serialize};
 
 use super::build::{BuildError, Solved};
-use super::format::{encode, RawEntry, ENTRY_LEN};
+use super::format::{encode, entry_len, RawEntry};
 use super::BookEntry;
 use crate::fsio::{fnv1a64, FileLock, IoError};
 use crate::table::Key;
@@ -38,15 +38,24 @@ pub(super) struct CkptHeader {
 }
 
 const CKPT_MAGIC: [u8; 8] = *b"RASTCKPT";
-const CKPT_VERSION: u32 = 2;
+/// The checkpoint version of builds on the word `W`: 2 (64-bit entries) or 3 (128-bit).
+const fn ckpt_version<W: Word>() -> u32 {
+    if W::BITS == 64 {
+        2
+    } else {
+        3
+    }
+}
 /// Bytes of the checkpoint header.
 pub const CKPT_HEADER_LEN: usize = 27;
-/// A checkpoint record: the entry and its checksum.
-pub(super) const CKPT_RECORD_LEN: usize = ENTRY_LEN + 8;
+/// A checkpoint record of a build on the word `W`: the entry and its checksum.
+pub(super) const fn ckpt_record_len<W: Word>() -> usize {
+    entry_len::<W>() + 8
+}
 
-/// The checkpoint record of `entry`: its 20 bytes and their FNV-1a 64.
-pub(super) fn ckpt_record(entry: &BookEntry) -> Vec<u8> {
-    let mut record = encode(&RawEntry::from_entry(entry));
+/// The checkpoint record of `entry`: its bytes and their FNV-1a 64.
+pub(super) fn ckpt_record<W: Word>(entry: &BookEntry<W>) -> Vec<u8> {
+    let mut record = RawEntry::from_entry(entry).encode();
     let sum = fnv1a64(&record);
     record.extend_from_slice(&sum.to_le_bytes());
     record
@@ -54,11 +63,11 @@ pub(super) fn ckpt_record(entry: &BookEntry) -> Vec<u8> {
 
 impl CkptHeader {
     /// The header of a build from `start` to `depth` plies, of `positions` positions.
-    pub(super) fn new(start: &Position, depth: u32, positions: usize) -> CkptHeader {
+    pub(super) fn new<W: Word>(start: &Position<W>, depth: u32, positions: usize) -> CkptHeader {
         let board = start.board();
         CkptHeader {
             magic: CKPT_MAGIC,
-            version: CKPT_VERSION,
+            version: ckpt_version::<W>(),
             width: board.width(),
             height: board.height(),
             start: start.snail(),
@@ -68,7 +77,8 @@ impl CkptHeader {
     }
 
     fn describe(&self) -> String {
-        let start = match Board::new(self.width.into(), self.height.into()) {
+        // Cell names do not depend on the word: the 128-bit board names every cell.
+        let start = match Board::<u128>::with_word(self.width.into(), self.height.into()) {
             Ok(board) if u32::from(self.start) < board.size() => board.cell(self.start).to_string(),
             _ => format!("cell index {}", self.start),
         };
@@ -82,7 +92,7 @@ impl CkptHeader {
 /// The entries the checkpoint `path` holds for a build from `start` to `depth`, as far as
 /// its header and length tell (0 when there is none): what a build stopped before its
 /// positions were listed reports as saved. The records are checked when a build resumes.
-pub(super) fn saved_records(path: &Path, start: &Position, depth: u32) -> usize {
+pub(super) fn saved_records<W: Word>(path: &Path, start: &Position<W>, depth: u32) -> usize {
     let Ok(mut file) = File::open(path) else {
         return 0;
     };
@@ -98,7 +108,7 @@ pub(super) fn saved_records(path: &Path, start: &Position, depth: u32) -> usize 
     if header != expected {
         return 0;
     }
-    let records = meta.len().saturating_sub(CKPT_HEADER_LEN as u64) / CKPT_RECORD_LEN as u64;
+    let records = meta.len().saturating_sub(CKPT_HEADER_LEN as u64) / ckpt_record_len::<W>() as u64;
     usize::try_from(records).unwrap_or(usize::MAX)
 }
 
@@ -110,13 +120,13 @@ pub(super) fn saved_records(path: &Path, start: &Position, depth: u32) -> usize 
 /// Its phases: read the file, no further than a checkpoint of this build can go; start a
 /// new one ([`start_afresh`]) or check its header ([`check_header`]) and read its records
 /// ([`read_records`]); cut a record a kill left half-written.
-pub(super) fn open(
+pub(super) fn open<W: Word>(
     path: &Path,
-    start: &Position,
+    start: &Position<W>,
     depth: u32,
     restart: bool,
-    keys: &[(Key, u8)],
-) -> Result<(FileLock, Vec<(usize, Solved)>), BuildError> {
+    keys: &[(Key<W>, u8)],
+) -> Result<(FileLock, Records<W>), BuildError> {
     let expected = CkptHeader::new(start, depth, keys.len());
     let io = |action: &str, e: std::io::Error| BuildError::Io(IoError::new(action, path, e));
     let mut lock = FileLock::acquire(path)?;
@@ -126,7 +136,7 @@ pub(super) fn open(
     // more): read no further than that, whatever the file's length.
     let bound = (keys.len() as u64)
         .saturating_add(1)
-        .saturating_mul(CKPT_RECORD_LEN as u64)
+        .saturating_mul(ckpt_record_len::<W>() as u64)
         .saturating_add(CKPT_HEADER_LEN as u64);
     if !restart {
         (&mut *file)
@@ -182,11 +192,12 @@ fn check_header(path: &Path, bytes: &[u8], expected: &CkptHeader) -> Result<(), 
     if header.magic != CKPT_MAGIC {
         return Err(corrupt("not a book checkpoint (bad magic bytes)".into()));
     }
-    if header.version != CKPT_VERSION {
+    if header.version != expected.version {
         return Err(corrupt(format!(
-            "format version {}, this program reads version {CKPT_VERSION} (records \
-             with checksums)",
-            header.version
+            "format version {}, this build reads version {} ({}-bit records with checksums)",
+            header.version,
+            expected.version,
+            if expected.version == 2 { 64 } else { 128 }
         )));
     }
     if header != *expected {
@@ -202,20 +213,20 @@ fn check_header(path: &Path, bytes: &[u8], expected: &CkptHeader) -> Result<(), 
 /// The whole records of `records` (the bytes after the header), each checked against its
 /// checksum and found among the build's positions `keys` at its ply: the bytes they take
 /// and the entries they give (as indices into `keys`). An error says what is corrupt.
-fn read_records(
+fn read_records<W: Word>(
     records: &[u8],
-    board: &'static Board,
-    keys: &[(Key, u8)],
-) -> Result<(usize, Vec<(usize, Solved)>), String> {
-    let whole = records.len() / CKPT_RECORD_LEN * CKPT_RECORD_LEN;
+    board: &'static Board<W>,
+    keys: &[(Key<W>, u8)],
+) -> Result<(usize, Records<W>), String> {
+    let len = ckpt_record_len::<W>();
+    let whole = records.len() / len * len;
     let mut solved = Vec::new();
-    for (i, chunk) in records[..whole].chunks_exact(CKPT_RECORD_LEN).enumerate() {
-        let (entry, sum) = chunk.split_at(ENTRY_LEN);
+    for (i, chunk) in records[..whole].chunks_exact(len).enumerate() {
+        let (entry, sum) = chunk.split_at(entry_len::<W>());
         if fnv1a64(entry).to_le_bytes() != sum {
             return Err(format!("record {i}: the checksum does not match"));
         }
-        let raw: RawEntry = bincode::deserialize(entry).map_err(|e| e.to_string())?;
-        let e = raw
+        let e = RawEntry::<W>::decode(entry)
             .to_entry(board)
             .map_err(|m| format!("record {i}: {m}"))?;
         let index = keys
@@ -235,6 +246,10 @@ fn read_records(
     Ok((whole, solved))
 }
 
+/// The entries a checkpoint holds: each as its index into the build's positions, and what
+/// its search gave.
+type Records<W> = Vec<(usize, Solved<W>)>;
+
 /// `<book>.ckpt`: where a build of `book` checkpoints.
 pub fn checkpoint_path(book: &Path) -> PathBuf {
     let mut p = book.as_os_str().to_owned();
@@ -250,7 +265,7 @@ mod tests {
     fn a_checkpoint_header_names_its_start_cell() {
         let header = CkptHeader {
             magic: CKPT_MAGIC,
-            version: CKPT_VERSION,
+            version: ckpt_version::<u64>(),
             width: 4,
             height: 4,
             start: 5,

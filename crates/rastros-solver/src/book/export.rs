@@ -3,9 +3,11 @@
 //! Every exported entry names a line of moves from the book's start that reaches it (the
 //! first one found, breadth first, lowest cell first), the position that line reaches, and
 //! the optimal moves in that position's own cells, next to the canonical key the binary
-//! file stores (region and best moves as 16 hex digits, the snail as a cell index).
+//! file stores (region and best moves as 16 hex digits, 32 on the 128-bit word of boards
+//! over 64 cells, the snail as a cell index).
 //!
-//! JSON lines: a first line describing the book,
+//! JSON lines: a first line describing the book (its `version` is the book file's: 1 for
+//! 64-bit sets, 2 for 128-bit ones),
 //! `{"format":"rastros-book","version":1,"board":"7x7","start":"d4","depth":2,"entries":9}`,
 //! then one object a line, in order of ply:
 //! `{"ply":1,"moves":["c3"],"position":"7x7 ... 2","side_to_move":2,"value":"win","dte":37,
@@ -15,10 +17,10 @@
 use std::collections::HashMap;
 use std::io::{BufRead, Read, Write};
 
-use rastros_core::Position;
+use rastros_core::{Position, Word};
 use serde::{Deserialize, Serialize};
 
-use super::format::RawEntry;
+use super::format::{version_of, RawEntry};
 use super::{Book, BookEntry, BookError};
 use crate::score::Value;
 use crate::search::canonical;
@@ -57,17 +59,21 @@ pub struct ExportEntry {
     pub dte: u32,
     /// Every optimal move of that position.
     pub best_moves: Vec<String>,
-    /// The canonical key's region, 16 hex digits.
+    /// The canonical key's region, 16 hex digits (32 on the 128-bit word).
     pub key_region: String,
     /// The canonical key's snail cell index.
     pub key_snail: u8,
-    /// The optimal moves in the key's orientation, 16 hex digits.
+    /// The optimal moves in the key's orientation, 16 hex digits (32 on the 128-bit word).
     pub key_best: String,
 }
 
+/// An entry of an export: a position that reaches it, the line of moves (cell indices) from
+/// the book's start to that position, and the entry.
+pub type Row<W = u64> = (Position<W>, Vec<u8>, BookEntry<W>);
+
 /// The entries of `book` with ply at most `max_ply`, each with a line from the start that
 /// reaches it, in breadth-first order.
-pub fn with_lines(book: &Book, max_ply: Option<u32>) -> Vec<(Position, Vec<u8>, BookEntry)> {
+pub fn with_lines<W: Word>(book: &Book<W>, max_ply: Option<u32>) -> Vec<Row<W>> {
     let limit = max_ply.map_or(book.depth(), |p| p.min(book.depth()));
     let mut seen = vec![false; book.len()];
     let mut out = Vec::new();
@@ -75,7 +81,7 @@ pub fn with_lines(book: &Book, max_ply: Option<u32>) -> Vec<(Position, Vec<u8>, 
     if start.is_over() {
         return out;
     }
-    let index = |pos: &Position| {
+    let index = |pos: &Position<W>| {
         let (key, _) = canonical(pos);
         book.entries()
             .binary_search_by_key(&(key.region, key.snail), |e| (e.key.region, e.key.snail))
@@ -113,7 +119,31 @@ pub fn with_lines(book: &Book, max_ply: Option<u32>) -> Vec<(Position, Vec<u8>, 
     out
 }
 
-fn export_entry(pos: &Position, line: &[u8], e: &BookEntry) -> ExportEntry {
+/// `w` in hex, zero-padded to the digits of its word (16 or 32).
+fn hex_word<W: Word>(w: W) -> String {
+    format!("{w:0width$x}", width = W::BITS as usize / 4)
+}
+
+/// The word of at most `W::BITS / 4` hex digits `s`.
+fn parse_hex<W: Word>(s: &str) -> Result<W, String> {
+    let digits = W::BITS as usize / 4;
+    if s.is_empty() || s.len() > digits || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!(
+            "'{s}' is not a number of at most {digits} hex digits"
+        ));
+    }
+    let split = s.len().saturating_sub(16);
+    let half = |t: &str| {
+        if t.is_empty() {
+            0
+        } else {
+            u64::from_str_radix(t, 16).expect("at most 16 hex digits")
+        }
+    };
+    Ok(W::from_halves(half(&s[split..]), half(&s[..split])))
+}
+
+fn export_entry<W: Word>(pos: &Position<W>, line: &[u8], e: &BookEntry<W>) -> ExportEntry {
     let board = pos.board();
     let (_, orientation) = canonical(pos);
     let name = |c: u8| board.cell(c).to_string();
@@ -131,18 +161,22 @@ fn export_entry(pos: &Position, line: &[u8], e: &BookEntry) -> ExportEntry {
         value: e.value.as_str().to_string(),
         dte: u32::from(e.dte),
         best_moves: best.into_iter().map(name).collect(),
-        key_region: format!("{:016x}", e.key.region),
+        key_region: hex_word(e.key.region),
         key_snail: e.key.snail,
-        key_best: format!("{:016x}", e.best.0),
+        key_best: hex_word(e.best.0),
     }
 }
 
 /// Writes `book` (its entries up to `max_ply`) as JSON lines; returns the entries written.
-pub fn write_jsonl(book: &Book, max_ply: Option<u32>, out: &mut dyn Write) -> std::io::Result<u64> {
+pub fn write_jsonl<W: Word>(
+    book: &Book<W>,
+    max_ply: Option<u32>,
+    out: &mut dyn Write,
+) -> std::io::Result<u64> {
     let rows = with_lines(book, max_ply);
     let header = ExportHeader {
         format: "rastros-book".into(),
-        version: super::VERSION,
+        version: version_of::<W>(),
         board: book.board().to_string(),
         start: book.board().cell(book.start().snail()).to_string(),
         depth: max_ply.map_or(book.depth(), |p| p.min(book.depth())),
@@ -165,7 +199,11 @@ pub const CSV_HEADER: &str =
 
 /// Writes `book` (its entries up to `max_ply`) as CSV with the columns of [`CSV_HEADER`]
 /// (move lists separated by spaces); returns the entries written.
-pub fn write_csv(book: &Book, max_ply: Option<u32>, out: &mut dyn Write) -> std::io::Result<u64> {
+pub fn write_csv<W: Word>(
+    book: &Book<W>,
+    max_ply: Option<u32>,
+    out: &mut dyn Write,
+) -> std::io::Result<u64> {
     let rows = with_lines(book, max_ply);
     writeln!(out, "{CSV_HEADER}")?;
     for (pos, line, e) in &rows {
@@ -234,14 +272,21 @@ fn bad_line(n: usize, e: impl std::fmt::Display) -> BookError {
 /// A UTF-8 byte order mark before the header is skipped; a CSV export is named as such.
 ///
 /// It reads in three phases: the header, the entries one line at a time, then the book they
-/// make is checked against its own positions.
+/// make is checked against its own positions. Books of boards over 64 cells (export version
+/// 2) are read by [`read_jsonl_with_word`].
 pub fn read_jsonl(input: &mut dyn BufRead) -> Result<Book, BookError> {
+    read_jsonl_with_word(input)
+}
+
+/// [`read_jsonl`] into a book of the word `W`: the export's version must be the word's
+/// ([`export_word_bits`] tells which word a header line names).
+pub fn read_jsonl_with_word<W: Word>(input: &mut dyn BufRead) -> Result<Book<W>, BookError> {
     let mut buf = Vec::new();
     let first = next_line(input, &mut buf, 1)?
         .ok_or_else(|| BookError::Decode("the export is empty".into()))?;
-    let (start, header) = import_header(&first)?;
+    let (start, header) = import_header::<W>(&first)?;
     let mut entries = Vec::new();
-    let mut lines_of: HashMap<(u64, u8), usize> = HashMap::new();
+    let mut lines_of: HashMap<(W, u8), usize> = HashMap::new();
     let mut n = 1;
     loop {
         n += 1;
@@ -279,8 +324,17 @@ pub fn read_jsonl(input: &mut dyn BufRead) -> Result<Book, BookError> {
     Ok(book)
 }
 
+/// The word size in bits (64 or 128) of the book whose JSON lines export starts with the
+/// line `first`: which of `read_jsonl::<u64>` and `read_jsonl::<u128>` reads it. `None`
+/// when the line is not an export's header of a version this code reads.
+pub fn export_word_bits(first: &str) -> Option<u32> {
+    let first = first.strip_prefix('\u{feff}').unwrap_or(first);
+    let header: ExportHeader = serde_json::from_str(first.trim_end()).ok()?;
+    super::format::bits_of_version(header.version)
+}
+
 /// The first line of a JSON lines export, checked: its header and the book's start.
-fn import_header(first: &str) -> Result<(Position, ExportHeader), BookError> {
+fn import_header<W: Word>(first: &str) -> Result<(Position<W>, ExportHeader), BookError> {
     let first = first.strip_prefix('\u{feff}').unwrap_or(first);
     if first.starts_with("ply,") {
         return Err(bad_line(
@@ -298,13 +352,22 @@ fn import_header(first: &str) -> Result<(Position, ExportHeader), BookError> {
     if header.format != "rastros-book" {
         return Err(BookError::BadMagic);
     }
-    if header.version != super::VERSION {
-        return Err(BookError::UnsupportedVersion {
-            found: header.version,
-            supported: super::VERSION,
-        });
+    match super::format::bits_of_version(header.version) {
+        None => {
+            return Err(BookError::UnsupportedVersion {
+                found: header.version,
+                supported: version_of::<W>(),
+            })
+        }
+        Some(bits) if bits != W::BITS => {
+            return Err(BookError::WrongWord {
+                found: bits,
+                expected: W::BITS,
+            })
+        }
+        Some(_) => {}
     }
-    let board = rastros_core::parse_board(&header.board).map_err(|e| bad_line(1, e))?;
+    let board = rastros_core::parse_board_with::<W>(&header.board).map_err(|e| bad_line(1, e))?;
     let start_cell = header
         .start
         .parse()
@@ -325,15 +388,15 @@ fn import_header(first: &str) -> Result<(Position, ExportHeader), BookError> {
 
 /// Line `n` of a JSON lines export, checked: an entry of the book from `start` to `depth`
 /// plies, whose line of moves reaches its key at its ply.
-fn import_entry(
+fn import_entry<W: Word>(
     line: &str,
     n: usize,
-    start: &Position,
+    start: &Position<W>,
     depth: u32,
-) -> Result<BookEntry, BookError> {
+) -> Result<BookEntry<W>, BookError> {
     let board = start.board();
     let x: ExportEntry = serde_json::from_str(line).map_err(|e| bad_line(n, e))?;
-    let hex = |s: &str| u64::from_str_radix(s, 16).map_err(|e| bad_line(n, format!("'{s}': {e}")));
+    let hex = |s: &str| parse_hex::<W>(s).map_err(|e| bad_line(n, e));
     let value = match x.value.as_str() {
         "win" => Value::Win,
         "loss" => Value::Loss,

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use dashmap::{DashMap, DashSet};
-use rastros_core::{Bitboard, Board, Player, Position};
+use rastros_core::{Bitboard, Board, Player, Position, Word};
 use rayon::prelude::*;
 
 use super::build::BuildProgress;
@@ -14,13 +14,13 @@ use crate::table::Key;
 /// The position a canonical key stands for: player 1 to move, the snail on the key's
 /// snail cell, every cell outside the key's region slimed. It has the value, distance to
 /// the end and moves of every position with that key (its moves in key orientation).
-pub fn key_position(board: &'static Board, key: Key) -> Position {
-    let slime = board.cells().0 & !key.region & !(1u64 << key.snail);
+pub fn key_position<W: Word>(board: &'static Board<W>, key: Key<W>) -> Position<W> {
+    let slime = board.cells().0 & !key.region & !(W::ONE << u32::from(key.snail));
     Position::from_parts_unchecked(board, Bitboard(slime), key.snail, Player::One)
 }
 
 /// The canonical keys of the positions in progress of `key`'s children.
-fn child_keys(board: &'static Board, key: Key) -> impl Iterator<Item = Key> {
+fn child_keys<W: Word>(board: &'static Board<W>, key: Key<W>) -> impl Iterator<Item = Key<W>> {
     let pos = key_position(board, key);
     pos.legal_moves().iter().filter_map(move |to| {
         let mut child = pos;
@@ -33,11 +33,11 @@ fn child_keys(board: &'static Board, key: Key) -> impl Iterator<Item = Key> {
 /// with the fewest plies that reach it, in breadth-first order (by ply; within a ply, by
 /// the order of their first parent, then by the move's cell). Runs ply by ply on rayon's
 /// threads, deduplicating with a concurrent set; `progress` hears of each ply.
-pub fn enumerate(
-    start: &Position,
+pub fn enumerate<W: Word>(
+    start: &Position<W>,
     depth: u32,
     progress: &(dyn Fn(BuildProgress) + Sync),
-) -> Vec<(Key, u8)> {
+) -> Vec<(Key<W>, u8)> {
     let never = AtomicBool::new(false);
     match enumerate_bounded(start, depth, usize::MAX, &never, progress) {
         Ok(all) => all,
@@ -61,27 +61,27 @@ const LISTING_CHUNK: usize = 1 << 16;
 /// [`enumerate`] with a bound and a stop flag: more than `max_positions` positions, or the
 /// flag set, ends it early, checked every [`LISTING_CHUNK`] parents, so its memory and its
 /// time after a stop stay bounded. The same positions in the same order as [`enumerate`].
-pub(crate) fn enumerate_bounded(
-    start: &Position,
+pub(crate) fn enumerate_bounded<W: Word>(
+    start: &Position<W>,
     depth: u32,
     max_positions: usize,
     stop: &AtomicBool,
     progress: &(dyn Fn(BuildProgress) + Sync),
-) -> Result<Vec<(Key, u8)>, ListingStop> {
+) -> Result<Vec<(Key<W>, u8)>, ListingStop> {
     list_in_chunks(start, depth, max_positions, stop, progress, LISTING_CHUNK)
 }
 
 /// [`enumerate_bounded`], `chunk` parents at a time.
-fn list_in_chunks(
-    start: &Position,
+fn list_in_chunks<W: Word>(
+    start: &Position<W>,
     depth: u32,
     max_positions: usize,
     stop: &AtomicBool,
     progress: &(dyn Fn(BuildProgress) + Sync),
     chunk: usize,
-) -> Result<Vec<(Key, u8)>, ListingStop> {
+) -> Result<Vec<(Key<W>, u8)>, ListingStop> {
     let board = start.board();
-    let seen: DashSet<Key> = DashSet::new();
+    let seen: DashSet<Key<W>> = DashSet::new();
     let mut all = Vec::new();
     if start.is_over() {
         return Ok(all);
@@ -114,15 +114,15 @@ fn list_in_chunks(
             if stop.load(Relaxed) {
                 return Err(ListingStop::Stopped);
             }
-            let children: Vec<Key> = chunk
+            let children: Vec<Key<W>> = chunk
                 .par_iter()
                 .flat_map_iter(|&k| child_keys(board, k).filter(|c| !seen.contains(c)))
                 .collect();
-            let first: DashMap<Key, usize> = DashMap::new();
+            let first: DashMap<Key<W>, usize> = DashMap::new();
             children.par_iter().enumerate().for_each(|(i, &k)| {
                 first.entry(k).and_modify(|j| *j = (*j).min(i)).or_insert(i);
             });
-            let new: Vec<Key> = children
+            let new: Vec<Key<W>> = children
                 .par_iter()
                 .enumerate()
                 .filter(|&(i, k)| first.get(k).is_some_and(|j| *j == i))

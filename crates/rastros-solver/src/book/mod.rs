@@ -58,7 +58,7 @@ pub mod winner;
 use std::fmt;
 use std::path::Path;
 
-use rastros_core::{Bitboard, Board, Outcome, Position};
+use rastros_core::{Bitboard, Board, Outcome, Position, Word};
 use rayon::prelude::*;
 
 use crate::fsio::{self, IoError};
@@ -72,7 +72,9 @@ pub use build::{
     RECHECK_ALWAYS,
 };
 pub use checkpoint::checkpoint_path;
-pub use format::{ENTRY_LEN, VERSION};
+pub use format::{
+    entry_len, version_of, word_bits, ENTRY_LEN, ENTRY_LEN_WIDE, VERSION, VERSION_WIDE,
+};
 pub use winner::WinnerBook;
 // Internals public only for the integration tests (`tests/suite/book.rs` corrupts files byte by
 // byte and rebuilds positions from keys): hidden from the docs, not part of the API.
@@ -86,9 +88,9 @@ pub use listing::{enumerate, key_position};
 /// One book entry: a canonical position (player 1 to move, unreachable cells folded, the
 /// smaller mirror image on square boards) and its solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct BookEntry {
+pub struct BookEntry<W: Word = u64> {
     /// The canonical key.
-    pub key: Key,
+    pub key: Key<W>,
     /// The fewest plies from the book's start to a position with this key.
     pub ply: u8,
     /// WIN or LOSS for the side to move.
@@ -96,10 +98,10 @@ pub struct BookEntry {
     /// Plies to the end under best play (at least 1: finished games are not stored).
     pub dte: u8,
     /// Every optimal move (keeping the value and the DTE), in the key's orientation.
-    pub best: Bitboard,
+    pub best: Bitboard<W>,
 }
 
-impl BookEntry {
+impl<W: Word> BookEntry<W> {
     /// The value and DTE as a [`Score`].
     pub fn score(&self) -> Score {
         Score {
@@ -110,7 +112,7 @@ impl BookEntry {
 }
 
 /// Sort order of entries: by region, then snail.
-fn order(e: &BookEntry) -> (u64, u8) {
+fn order<W: Word>(e: &BookEntry<W>) -> (W, u8) {
     (e.key.region, e.key.snail)
 }
 
@@ -135,6 +137,15 @@ pub enum BookError {
         found: u32,
         /// The version this code reads.
         supported: u32,
+    },
+    /// A book whose cell sets are of another word than the reader's: a version 2 book
+    /// (128-bit sets, boards of up to 128 cells) read as `Book<u64>`, or a version 1 book
+    /// read as `Book<u128>` ([`word_bits`] tells which to use).
+    WrongWord {
+        /// The file's word size in bits.
+        found: u32,
+        /// The reader's word size in bits.
+        expected: u32,
     },
     /// A book of another board than the one asked for.
     WrongBoard {
@@ -165,6 +176,12 @@ impl fmt::Display for BookError {
             BookError::UnsupportedVersion { found, supported } => write!(
                 f,
                 "unsupported book format version {found} (this program reads version {supported})"
+            ),
+            BookError::WrongWord { found, expected } => write!(
+                f,
+                "the book holds {found}-bit cell sets (format version {}), and this reader takes \
+                 {expected}-bit ones",
+                if *found == 64 { VERSION } else { VERSION_WIDE }
             ),
             BookError::WrongBoard { expected, found } => {
                 write!(f, "wrong board: the book is for {found}, not {expected}")
@@ -204,7 +221,7 @@ impl From<IoError> for BookError {
 }
 
 /// How an entry differs from what `source` gives, or `None` when they agree.
-fn mismatch(e: &BookEntry, other: build::Solved, source: &str) -> Option<String> {
+fn mismatch<W: Word>(e: &BookEntry<W>, other: build::Solved<W>, source: &str) -> Option<String> {
     (other.score != e.score() || other.best != e.best).then(|| {
         format!(
             "says {} in {} with optimal moves {:#x}, but {source} {} in {} with {:#x}",
@@ -309,7 +326,7 @@ impl std::error::Error for ProbeError {}
 
 /// What the book says about a position, in the position's own orientation.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookHit {
+pub struct BookHit<W: Word = u64> {
     /// WIN or LOSS for the side to move.
     pub value: Value,
     /// Plies to the end under best play.
@@ -317,19 +334,19 @@ pub struct BookHit {
     /// Every optimal move of the position, lowest cell index first.
     pub best_moves: Vec<u8>,
     /// The entry found (key orientation).
-    pub entry: BookEntry,
+    pub entry: BookEntry<W>,
 }
 
 /// An opening book in memory: entries sorted by key, probed by binary search.
 #[derive(Clone, PartialEq, Eq)]
-pub struct Book {
-    board: &'static Board,
+pub struct Book<W: Word = u64> {
+    board: &'static Board<W>,
     start: u8,
     depth: u32,
-    entries: Vec<BookEntry>,
+    entries: Vec<BookEntry<W>>,
 }
 
-impl fmt::Debug for Book {
+impl<W: Word> fmt::Debug for Book<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -342,14 +359,47 @@ impl fmt::Debug for Book {
     }
 }
 
+/// The constructors that read a file on the default word, `u64` (boards of at most 64
+/// cells, format version 1); the `_with_word` forms read either word.
 impl Book {
+    /// Reads a book file. The header is read and checked first, from the first bytes, and
+    /// the file's length must be the one its entry count implies before the entries are
+    /// read: a file that is not a book, or is cut short or too long, is refused at once
+    /// whatever its size. Only a regular file is read (not a folder, device or pipe). Then
+    /// every entry is checked against its children's ([`Book::verify`]): checksums catch
+    /// accidents, this catches entries edited with the checksums recomputed, wherever the
+    /// book's other entries contradict them.
+    pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
+        Book::open_with_word(path)
+    }
+
+    /// [`Book::open`] (for `board`, when given), with what [`Book::verify`] found.
+    pub fn open_verified(
+        path: impl AsRef<Path>,
+        board: Option<&Board>,
+    ) -> Result<(Book, Verified), BookError> {
+        Book::open_verified_with_word(path, board)
+    }
+
+    /// A book from the bytes of a file, checked as [`Book::open`] checks a file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
+        Book::from_bytes_with_word(bytes, None)
+    }
+
+    /// A book from the bytes of a file that must be for `board`, when given.
+    pub fn from_bytes_for(bytes: &[u8], board: Option<&Board>) -> Result<Book, BookError> {
+        Book::from_bytes_with_word(bytes, board)
+    }
+}
+
+impl<W: Word> Book<W> {
     /// A book from its parts: the entries are sorted; two entries with the same key are an
     /// error, as are entries that do not fit the board or the depth.
     pub fn from_entries(
-        start: Position,
+        start: Position<W>,
         depth: u32,
-        mut entries: Vec<BookEntry>,
-    ) -> Result<Book, BookError> {
+        mut entries: Vec<BookEntry<W>>,
+    ) -> Result<Book<W>, BookError> {
         let board = start.board();
         if start.ply() != 0 || start.side_to_move() != rastros_core::Player::One {
             return Err(BookError::Decode(
@@ -388,33 +438,29 @@ impl Book {
         })
     }
 
-    /// Reads a book file. The header is read and checked first, from the first bytes, and
-    /// the file's length must be the one its entry count implies before the entries are
-    /// read: a file that is not a book, or is cut short or too long, is refused at once
-    /// whatever its size. Only a regular file is read (not a folder, device or pipe). Then
-    /// every entry is checked against its children's ([`Book::verify`]): checksums catch
-    /// accidents, this catches entries edited with the checksums recomputed, wherever the
-    /// book's other entries contradict them.
-    pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
-        Ok(Book::open_verified(path, None)?.0)
+    /// Reads a book file of this word ([`Book::open`] on the default word, `u64`): checked
+    /// as [`Book::open`] checks it. A book of the other word is refused as
+    /// [`BookError::WrongWord`]; [`word_bits`] tells a file's word before it is opened.
+    pub fn open_with_word(path: impl AsRef<Path>) -> Result<Book<W>, BookError> {
+        Ok(Book::open_verified_with_word(path, None)?.0)
     }
 
     /// Reads a book file that must be for `board` ([`BookError::WrongBoard`] otherwise),
     /// checked as [`Book::open`] checks it.
-    pub fn open_for(path: impl AsRef<Path>, board: &Board) -> Result<Book, BookError> {
-        Ok(Book::open_verified(path, Some(board))?.0)
+    pub fn open_for(path: impl AsRef<Path>, board: &Board<W>) -> Result<Book<W>, BookError> {
+        Ok(Book::open_verified_with_word(path, Some(board))?.0)
     }
 
-    /// [`Book::open`] (for `board`, when given), with what [`Book::verify`] found.
-    pub fn open_verified(
+    /// [`Book::open_with_word`] (for `board`, when given), with what [`Book::verify`] found.
+    pub fn open_verified_with_word(
         path: impl AsRef<Path>,
-        board: Option<&Board>,
-    ) -> Result<(Book, Verified), BookError> {
+        board: Option<&Board<W>>,
+    ) -> Result<(Book<W>, Verified), BookError> {
         Book::checked(format::read_path(path.as_ref(), board)?)
     }
 
     /// The book of a parsed file, once [`Book::verify`] passed.
-    fn checked(p: format::Parsed) -> Result<(Book, Verified), BookError> {
+    fn checked(p: format::Parsed<W>) -> Result<(Book<W>, Verified), BookError> {
         let book = Book {
             board: p.board,
             start: p.start,
@@ -425,13 +471,12 @@ impl Book {
         Ok((book, verified))
     }
 
-    /// A book from the bytes of a file, checked as [`Book::open`] checks a file.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
-        Book::from_bytes_for(bytes, None)
-    }
-
-    /// A book from the bytes of a file that must be for `board`, when given.
-    pub fn from_bytes_for(bytes: &[u8], board: Option<&Board>) -> Result<Book, BookError> {
+    /// A book of this word from the bytes of a file that must be for `board`, when given,
+    /// checked as [`Book::open`] checks a file.
+    pub fn from_bytes_with_word(
+        bytes: &[u8],
+        board: Option<&Board<W>>,
+    ) -> Result<Book<W>, BookError> {
         Ok(Book::checked(format::read_file(bytes, board)?)?.0)
     }
 
@@ -449,16 +494,16 @@ impl Book {
 
     /// Bytes of the book file: the header and every entry.
     pub fn file_len(&self) -> u64 {
-        HEADER_LEN as u64 + ENTRY_LEN as u64 * self.entries.len() as u64
+        HEADER_LEN as u64 + entry_len::<W>() as u64 * self.entries.len() as u64
     }
 
     /// The board.
-    pub fn board(&self) -> &'static Board {
+    pub fn board(&self) -> &'static Board<W> {
         self.board
     }
 
     /// The start position.
-    pub fn start(&self) -> Position {
+    pub fn start(&self) -> Position<W> {
         Position::start(self.board, self.board.cell(self.start)).expect("checked on load")
     }
 
@@ -478,12 +523,12 @@ impl Book {
     }
 
     /// Every entry, sorted by key.
-    pub fn entries(&self) -> &[BookEntry] {
+    pub fn entries(&self) -> &[BookEntry<W>] {
         &self.entries
     }
 
     /// The entry of a canonical key.
-    pub fn get(&self, key: Key) -> Option<&BookEntry> {
+    pub fn get(&self, key: Key<W>) -> Option<&BookEntry<W>> {
         self.entries
             .binary_search_by_key(&(key.region, key.snail), order)
             .ok()
@@ -540,7 +585,7 @@ impl Book {
 
     /// What one negamax step over the children of `e`'s position gives (finished children
     /// scored by the rules), or `None` when a child is neither finished nor in the book.
-    fn by_children(&self, e: &BookEntry) -> Option<build::Solved> {
+    fn by_children(&self, e: &BookEntry<W>) -> Option<build::Solved<W>> {
         build::by_children(self.board, e.key, |k| Some(self.get(k)?.score()))
     }
 
@@ -568,7 +613,7 @@ impl Book {
     ///     book.check_by_search(i, &solver).unwrap();
     /// }
     /// ```
-    pub fn check_by_search(&self, i: usize, solver: &Solver) -> Result<(), SearchCheckError> {
+    pub fn check_by_search(&self, i: usize, solver: &Solver<W>) -> Result<(), SearchCheckError> {
         let e = &self.entries[i];
         let pos = key_position(self.board, e.key);
         let searched = build::search_entry(solver, &pos).map_err(SearchCheckError::Solve)?;
@@ -608,8 +653,10 @@ impl Book {
                 .binary_search_by_key(&(key.region, key.snail), order)
             else {
                 return Err(BookError::Decode(format!(
-                    "position {:#018x}/{} (ply {ply}) is missing",
-                    key.region, key.snail
+                    "position {:#0width$x}/{} (ply {ply}) is missing",
+                    key.region,
+                    key.snail,
+                    width = W::BITS as usize / 4 + 2
                 )));
             };
             if self.entries[i].ply != ply {
@@ -648,7 +695,7 @@ impl Book {
     /// Looks `pos` up: its value, DTE and optimal moves (in `pos`'s own cells). Every
     /// symmetric or equivalent form of a position (mirrored, turned with the sides
     /// swapped, different slime the snail can no longer reach) finds the same entry.
-    pub fn probe(&self, pos: &Position) -> Result<BookHit, ProbeError> {
+    pub fn probe(&self, pos: &Position<W>) -> Result<BookHit<W>, ProbeError> {
         if pos.board() != self.board {
             return Err(ProbeError::WrongBoard {
                 expected: self.board.to_string(),

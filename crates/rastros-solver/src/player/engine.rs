@@ -39,13 +39,13 @@ struct Exact {
 /// a pool of them, one per concurrent request, sharing one `Arc<Book>`.
 ///
 /// The word `W` is the board's ([`rastros_core::Word`]): `Engine` plays boards of at most
-/// 64 cells, `Engine<u128>` boards of 65 to 128 cells (9x9, 11x11, 2x60). Books and the
-/// tables' winner's books and solved starts hold boards of at most 64 cells only, so a
-/// 128-bit engine has none: it answers from its solver, and past a deadline from the
-/// strong search.
+/// 64 cells, `Engine<u128>` boards of 65 to 128 cells (9x9, 11x11, 2x60), with a book of
+/// the same word. The tables' winner's books and solved starts hold boards of at most 64
+/// cells only, so a 128-bit engine answers from its book and its solver, and past a
+/// deadline from the strong search.
 pub struct Engine<W: Word = u64> {
     solver: Solver<W>,
-    book: Option<Arc<Book>>,
+    book: Option<Arc<Book<W>>>,
     /// Winner's books of this board, consulted by the levels that play optimal moves.
     winner_books: Vec<Arc<WinnerBook>>,
     /// Positions whose every move was solved elsewhere (the starts of `tables/`).
@@ -67,15 +67,15 @@ impl<W: Word> fmt::Debug for Engine<W> {
 
 impl<W: Word> Engine<W> {
     /// A player for `board` with a solver set up by `config` and, if given, a book of that
-    /// board to answer the positions it holds (books hold boards of at most 64 cells: a
-    /// book given for a larger board is refused as [`EngineError::BookBoard`]).
+    /// board to answer the positions it holds (a book of another board is refused as
+    /// [`EngineError::BookBoard`]).
     pub fn new(
         board: &'static Board<W>,
         config: SolverConfig,
-        book: Option<Arc<Book>>,
+        book: Option<Arc<Book<W>>>,
     ) -> Result<Engine<W>, EngineError> {
         if let Some(book) = &book {
-            if narrow_board(board) != Some(book.board()) {
+            if book.board() != board {
                 return Err(EngineError::BookBoard {
                     player: board.to_string(),
                     book: book.board().to_string(),
@@ -125,7 +125,7 @@ impl<W: Word> Engine<W> {
     }
 
     /// The book, if any.
-    pub fn book(&self) -> Option<&Arc<Book>> {
+    pub fn book(&self) -> Option<&Arc<Book<W>>> {
         self.book.as_ref()
     }
 
@@ -302,10 +302,7 @@ impl<W: Word> Engine<W> {
                 moves: Some(moves.clone()),
             }));
         }
-        let known = win_in_one(pos).or_else(|| {
-            let (book, pos) = (self.book.as_deref()?, narrow(pos)?);
-            book_verdict(book, pos)
-        });
+        let known = win_in_one(pos).or_else(|| book_verdict(self.book.as_deref()?, pos));
         let exact = match known {
             Some(exact) => exact,
             None => {
@@ -370,7 +367,7 @@ impl<W: Word> Engine<W> {
         if let Some(moves) = narrow(pos).and_then(|p| self.solved.get(p)) {
             return Ok(Some(moves.clone()));
         }
-        let known = narrow(pos).and_then(|p| book_moves(self.book.as_deref()?, p));
+        let known = self.book.as_deref().and_then(|book| book_moves(book, pos));
         let moves = match known {
             Some(moves) => moves,
             None => match self.solve(deadline, |s| s.move_scores(pos))? {
@@ -488,7 +485,7 @@ fn narrow_board<W: Word>(board: &'static Board<W>) -> Option<&'static Board> {
 }
 
 /// The book's verdict on `pos` itself, if it holds the position.
-fn book_verdict(book: &Book, pos: &Position) -> Option<Exact> {
+fn book_verdict<W: Word>(book: &Book<W>, pos: &Position<W>) -> Option<Exact> {
     let hit = book.probe(pos).ok()?;
     Some(Exact {
         score: Score {
@@ -502,7 +499,7 @@ fn book_verdict(book: &Book, pos: &Position) -> Option<Exact> {
 
 /// The parent-side score of every move of `pos` from the book, if it holds every child
 /// still in progress.
-fn book_moves(book: &Book, pos: &Position) -> Option<Vec<(u8, Score)>> {
+fn book_moves<W: Word>(book: &Book<W>, pos: &Position<W>) -> Option<Vec<(u8, Score)>> {
     if pos.ply() >= book.depth() {
         return None;
     }

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::common::{config, scratch_dir, solver};
+use crate::common::{config, scratch_dir, sized, solver, Brute};
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 use rastros_core::{Bitboard, Board, Position};
@@ -667,5 +667,173 @@ fn a_resumed_checkpoint_whose_records_were_flipped_is_refused_and_nothing_is_wri
     assert!(matches!(err, BuildError::Contradiction(_)), "{err}");
     assert!(err.to_string().contains("nothing was written"), "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), b"the previous book");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// Books on the 128-bit word (format version 2): boards of 65 to 128 cells.
+
+fn wide(width: u32, height: u32) -> &'static Board<u128> {
+    Board::<u128>::with_word(width, height).unwrap()
+}
+
+fn build_wide(start: Position<u128>, depth: u32) -> Book<u128> {
+    match BookBuilder::new(start, depth)
+        .run(&solver(start.board()), &|_| {})
+        .unwrap()
+    {
+        BuildOutcome::Finished(book) => book,
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+/// The same game on both words gives the same book: the 128-bit one holds the 64-bit
+/// one's entries, in 36-byte entries of format version 2, and each word refuses the
+/// other's file; random entries agree with plain brute force.
+#[test]
+fn books_on_the_128_bit_word_hold_the_entries_of_the_64_bit_books() {
+    let mut rng = crate::common::rng(0x5eed_b00c_0128);
+    for (w, h, cell, depth) in [(5, 5, "c3", 6), (4, 5, "b3", 6)] {
+        let narrow = build(start(Board::new(w, h).unwrap(), cell), depth);
+        let board = wide(w, h);
+        let wide_start = Position::start(board, cell.parse().unwrap()).unwrap();
+        let book = build_wide(wide_start, depth);
+        assert_eq!(book.len(), narrow.len(), "{w}x{h}");
+        for (a, b) in book.entries().iter().zip(narrow.entries()) {
+            assert_eq!(a.key.region, u128::from(b.key.region));
+            assert_eq!(a.best.0, u128::from(b.best.0));
+            assert_eq!(
+                (a.key.snail, a.ply, a.value, a.dte),
+                (b.key.snail, b.ply, b.value, b.dte)
+            );
+        }
+        // The file: version 2, 36-byte entries, read back whole; each word refuses the
+        // other's file.
+        let bytes = book.to_bytes();
+        assert_eq!(&bytes[8..12], &2u32.to_le_bytes());
+        assert_eq!(bytes.len(), HEADER_LEN + 36 * book.len());
+        assert_eq!(
+            Book::from_bytes_with_word(&bytes, Some(board)).unwrap(),
+            book
+        );
+        assert!(matches!(
+            Book::from_bytes(&bytes),
+            Err(BookError::WrongWord {
+                found: 128,
+                expected: 64
+            })
+        ));
+        assert!(matches!(
+            Book::<u128>::from_bytes_with_word(&narrow.to_bytes(), None),
+            Err(BookError::WrongWord {
+                found: 64,
+                expected: 128
+            })
+        ));
+        // The export names its word and reads back into the same book.
+        let mut jsonl = Vec::new();
+        export::write_jsonl(&book, None, &mut jsonl).unwrap();
+        let text = std::str::from_utf8(&jsonl).unwrap();
+        assert_eq!(
+            export::export_word_bits(text.lines().next().unwrap()),
+            Some(128)
+        );
+        let back: Book<u128> = export::read_jsonl_with_word(&mut &jsonl[..]).unwrap();
+        assert_same_bytes(&back.to_bytes(), &bytes, "wide export");
+        assert!(matches!(
+            export::read_jsonl(&mut &jsonl[..]),
+            Err(BookError::WrongWord { .. })
+        ));
+        // Random entries against brute force, probed at positions their lines reach.
+        let rows = export::with_lines(&book, None);
+        assert_eq!(rows.len(), book.len());
+        let mut brute = Brute::<u128>::default();
+        for _ in 0..60 {
+            let (pos, _, _) = rows[rng.random_range(0..rows.len())];
+            let hit = book.probe(&pos).unwrap();
+            let score = brute.score(&pos);
+            assert_eq!((hit.value, hit.dte), (score.value, score.dte), "{pos}");
+            let best = board.indices_of(&brute.optimal_moves(&pos)).unwrap();
+            assert_eq!(hit.best_moves, best, "best moves of {pos}");
+        }
+    }
+}
+
+/// A book of a board over 64 cells (2x40): every entry agrees with its children or with a
+/// search by a solver of another thread count and table size, and the book of the mirror
+/// board (40x2) gives every mirrored position the same value, distance and moves.
+#[test]
+fn a_book_past_64_cells_agrees_with_a_search_and_with_its_mirror_board() {
+    let board = wide(2, 40);
+    let book = build_wide(Position::start(board, "a20".parse().unwrap()).unwrap(), 5);
+    let verified = book.verify().unwrap();
+    assert_eq!(
+        verified.checked + verified.beyond_children.len(),
+        book.len()
+    );
+    assert!(verified.checked > 100 && !verified.beyond_children.is_empty());
+    let other = sized(board, 2, 1);
+    for &i in &verified.beyond_children {
+        book.check_by_search(i, &other).unwrap();
+    }
+    // The mirror board: a20 of 2x40 is t1 of 40x2, and the goals stay a1 and top-right.
+    let mirror_board = wide(40, 2);
+    let mirror = build_wide(
+        Position::start(mirror_board, "t1".parse().unwrap()).unwrap(),
+        5,
+    );
+    assert_eq!(mirror.len(), book.len());
+    let flip = |c: u8| {
+        let (file, rank) = (c % 2, c / 2);
+        file * 40 + rank
+    };
+    let mut probed = 0;
+    for (pos, line, _) in export::with_lines(&book, None) {
+        let moves: Vec<String> = line
+            .iter()
+            .map(|&c| mirror_board.cell(flip(c)).to_string())
+            .collect();
+        let mirrored = mirror.start().play_moves(&moves.join(" ")).unwrap();
+        let (a, b) = (book.probe(&pos).unwrap(), mirror.probe(&mirrored).unwrap());
+        assert_eq!((a.value, a.dte), (b.value, b.dte), "{pos}");
+        let mut flipped: Vec<u8> = a.best_moves.iter().map(|&c| flip(c)).collect();
+        flipped.sort_unstable();
+        assert_eq!(flipped, b.best_moves, "{pos}");
+        probed += 1;
+    }
+    assert_eq!(probed, book.len());
+}
+
+/// An interrupted build of a board over 64 cells resumes from its checkpoint (128-bit
+/// records) to the same file as an uninterrupted build.
+#[test]
+fn an_interrupted_build_past_64_cells_resumes_to_the_same_file() {
+    let board = wide(2, 40);
+    let start = Position::start(board, "a20".parse().unwrap()).unwrap();
+    let depth = 5;
+    let dir = scratch_dir("resume-wide");
+    let reference = build_wide(start, depth).to_bytes();
+    let out = dir.join("wide.book");
+    let mut runs = 0;
+    loop {
+        runs += 1;
+        assert!(runs < 50, "the build does not finish");
+        let builder = BookBuilder::new(start, depth)
+            .workers(1 + runs % 2)
+            .output(&out)
+            .stop_after(Some(100))
+            .flush_every(7, Duration::from_secs(3600));
+        let ckpt = builder.checkpoint_file().unwrap().to_path_buf();
+        match builder.run(&solver(board), &|_| {}).unwrap() {
+            BuildOutcome::Finished(_) => break,
+            BuildOutcome::Stopped { solved, .. } => {
+                assert_eq!(solved, 100);
+                let bytes = std::fs::read(&ckpt).unwrap();
+                assert_eq!(&bytes[8..12], &3u32.to_le_bytes(), "checkpoint version");
+                assert_eq!((bytes.len() - 27) % 44, 0, "128-bit records");
+            }
+        }
+    }
+    assert!(runs > 2, "interrupted {} times", runs - 1);
+    assert_same_bytes(&std::fs::read(&out).unwrap(), &reference, "resumed");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
-use rastros_core::{Board, Cell, Outcome, Position};
+use rastros_core::{Board, Cell, Outcome, Position, Word};
 use rastros_solver::book::{Book, BookBuilder, BuildOutcome};
 use rastros_solver::player::{
     best_of, strong_moves, strong_scores, Engine, EngineError, Level, MoveVerdict, STRONG_DEPTH,
@@ -465,7 +465,7 @@ fn inexact_answers_give_only_values_the_solver_confirms() {
     assert!(proven >= 50, "{proven}");
 }
 
-fn build_book(start: Position, depth: u32) -> Book {
+fn build_book<W: Word>(start: Position<W>, depth: u32) -> Book<W> {
     match BookBuilder::new(start, depth)
         .run(&solver(start.board()), &|_| {})
         .unwrap()
@@ -683,10 +683,28 @@ fn wide_boards_analysis_against_brute_force_and_every_level_plays() {
         }
     }
     assert!(checked >= 100, "only {checked} positions");
-    let book = Arc::new(build_book(Position::centre(sized(3, 3)).unwrap(), 2));
+    let three = Board::<u128>::with_word(3, 3).unwrap();
+    let book = Arc::new(build_book(Position::centre(three).unwrap(), 2));
     let nine = Board::<u128>::with_word(9, 9).unwrap();
     let err = Engine::new(nine, config(1, 16), Some(book)).unwrap_err();
     assert!(matches!(err, EngineError::BookBoard { .. }), "{err}");
+    // A book of the engine's own board over 64 cells answers the positions whose children
+    // it holds, with no time to search (a deadline already passed), as the solver does.
+    let board = Board::<u128>::with_word(2, 40).unwrap();
+    let start = Position::start(board, "a20".parse().unwrap()).unwrap();
+    let book = Arc::new(build_book(start, 3));
+    let mut with_book = Engine::new(board, config(1, 16), Some(Arc::clone(&book))).unwrap();
+    let mut without = Engine::new(board, config(1, 16), None).unwrap();
+    let past = Some(Instant::now());
+    assert!(!without.analyze(&start, past).unwrap().exact);
+    let mut answered = 0;
+    for (pos, _, _) in rastros_solver::book::export::with_lines(&book, Some(2)) {
+        let from_book = with_book.analyze(&pos, past).unwrap();
+        assert!(from_book.exact, "{pos}");
+        assert_eq!(from_book, without.analyze(&pos, None).unwrap(), "{pos}");
+        answered += 1;
+    }
+    assert!(answered > 20, "{answered}");
 }
 
 /// A position of 11x11 whose snail region (54 cells, walled off by a rank of slime) is far

@@ -27,7 +27,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use std::any::Any;
 
 use rastros_core::{AnyBoardSize, Cell, Position, Word};
 use rastros_solver::player::{self, Level};
@@ -176,20 +175,7 @@ fn run_from<B: Word>(
         threads: args.threads,
         ..SolverConfig::default()
     };
-    // Books hold boards of at most 64 cells: a larger board plays without one.
-    let book = match (&first as &dyn Any).downcast_ref::<Position>() {
-        Some(first) => opening_book(args.book.as_deref(), first)?.map(Arc::new),
-        None => match &args.book {
-            Some(p) => {
-                return Err(CliError(format!(
-                    "--book {}: books hold boards of at most 64 cells, and {board} has {}",
-                    p.display(),
-                    board.size()
-                )))
-            }
-            None => None,
-        },
-    };
+    let book = opening_book(args.book.as_deref(), &first)?.map(Arc::new);
     let tables = crate::args::engine_tables(args.tables.as_deref())?;
     let computer = player::Engine::new(board, config, book)?.with_tables(&tables);
     let seed = args.seed.unwrap_or_else(clock_seed);
@@ -260,10 +246,10 @@ pub(crate) fn clock_seed() -> u64 {
 /// The book named on the command line (an error if it cannot be read or is from another
 /// start, so it cannot help this game), or the project's 7x7 book when it is there and fits
 /// the board and start.
-pub(crate) fn opening_book(
+pub(crate) fn opening_book<W: Word>(
     path: Option<&std::path::Path>,
-    start: &Position,
-) -> Result<Option<rastros_solver::Book>, CliError> {
+    start: &Position<W>,
+) -> Result<Option<rastros_solver::Book<W>>, CliError> {
     let board = start.board();
     let book = match path {
         // Every error names the option and the file, as `serve --book` does.
