@@ -356,7 +356,7 @@ fn import_header<W: Word>(first: &str) -> Result<(Position<W>, ExportHeader), Bo
         None => {
             return Err(BookError::UnsupportedVersion {
                 found: header.version,
-                supported: version_of::<W>(),
+                supported: super::VERSION_WIDE,
             })
         }
         Some(bits) if bits != W::BITS => {

@@ -239,9 +239,9 @@ pub(super) fn header_board<W: Word>(
     height: u8,
     expected: Option<&Board<W>>,
 ) -> Result<&'static Board<W>, BookError> {
-    let board = Board::<W>::with_word(width.into(), height.into()).map_err(|_| {
+    let board = Board::<W>::with_word(width.into(), height.into()).map_err(|e| {
         BookError::Decode(format!(
-            "the header names an unsupported {width}x{height} board"
+            "the header names a {width}x{height} board, which this file cannot hold ({e})"
         ))
     })?;
     match expected {
@@ -285,7 +285,7 @@ pub(crate) fn read_header<W: Word>(
     let Some(bits) = bits_of_version(version) else {
         return Err(BookError::UnsupportedVersion {
             found: version,
-            supported: version_of::<W>(),
+            supported: VERSION_WIDE,
         });
     };
     if head.len() < HEADER_LEN {

@@ -135,7 +135,7 @@ pub enum BookError {
     UnsupportedVersion {
         /// The file's version.
         found: u32,
-        /// The version this code reads.
+        /// The newest version this code reads (it reads every version from 1 up to it).
         supported: u32,
     },
     /// A book whose cell sets are of another word than the reader's: a version 2 book
@@ -175,7 +175,12 @@ impl fmt::Display for BookError {
             BookError::BadMagic => write!(f, "not a rastros book (bad magic bytes)"),
             BookError::UnsupportedVersion { found, supported } => write!(
                 f,
-                "unsupported book format version {found} (this program reads version {supported})"
+                "unsupported book format version {found} (this program reads {})",
+                match supported {
+                    1 => "version 1".to_string(),
+                    2 => "versions 1 and 2".to_string(),
+                    n => format!("versions 1 to {n}"),
+                }
             ),
             BookError::WrongWord { found, expected } => write!(
                 f,

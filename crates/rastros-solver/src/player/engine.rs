@@ -474,7 +474,8 @@ fn win_in_one<W: Word>(pos: &Position<W>) -> Option<Exact> {
     })
 }
 
-/// The position as a 64-bit one when its word is `u64`: books and tables hold only those.
+/// The position as a 64-bit one when its word is `u64`: winner's books and solved starts
+/// hold only those.
 fn narrow<W: Word>(pos: &Position<W>) -> Option<&Position> {
     (pos as &dyn Any).downcast_ref()
 }

@@ -10,10 +10,10 @@ use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 use rastros_core::{Bitboard, Board, Position};
 use rastros_solver::book::{
-    checkpoint_path, export, key_position, Book, BookBuilder, BookError, BuildError, BuildOutcome,
-    ChecksumPart, ProbeError, Strategy, HEADER_LEN,
+    checkpoint_path, export, key_position, word_bits, Book, BookBuilder, BookError, BuildError,
+    BuildOutcome, ChecksumPart, ProbeError, Strategy, HEADER_LEN,
 };
-use rastros_solver::{canonical, Mode, Solver};
+use rastros_solver::{canonical, Mode, Solver, Value};
 
 fn start(board: &'static Board, cell: &str) -> Position {
     Position::start(board, cell.parse().unwrap()).unwrap()
@@ -670,7 +670,8 @@ fn a_resumed_checkpoint_whose_records_were_flipped_is_refused_and_nothing_is_wri
     let _ = std::fs::remove_dir_all(dir);
 }
 
-// Books on the 128-bit word (format version 2): boards of 65 to 128 cells.
+// Books on the 128-bit word (format version 2): any board of up to 128 cells, and the
+// only word for boards of 65 to 128 cells.
 
 fn wide(width: u32, height: u32) -> &'static Board<u128> {
     Board::<u128>::with_word(width, height).unwrap()
@@ -765,6 +766,26 @@ fn books_on_the_128_bit_word_hold_the_entries_of_the_64_bit_books() {
 fn a_book_past_64_cells_agrees_with_a_search_and_with_its_mirror_board() {
     let board = wide(2, 40);
     let book = build_wide(Position::start(board, "a20".parse().unwrap()).unwrap(), 5);
+    // The bytes are the documented layout: 128-bit sets, least significant byte first
+    // (with a book from a35 too, whose snail and best moves are above cell 64).
+    let high = |w: u128| w >> 64 != 0;
+    let top = build_wide(Position::start(board, "a35".parse().unwrap()).unwrap(), 3);
+    assert!(top.entries().iter().any(|e| high(e.best.0)));
+    assert!(book.entries().iter().any(|e| high(e.key.region)));
+    for b in [&book, &top] {
+        let bytes = b.to_bytes();
+        assert_eq!(bytes.len(), HEADER_LEN + 36 * b.len());
+        for (i, e) in b.entries().iter().enumerate() {
+            let at = HEADER_LEN + 36 * i;
+            assert_eq!(bytes[at..at + 16], e.key.region.to_le_bytes());
+            assert_eq!(
+                bytes[at + 16..at + 20],
+                [e.key.snail, e.ply, u8::from(e.value == Value::Win), e.dte]
+            );
+            assert_eq!(bytes[at + 20..at + 36], e.best.0.to_le_bytes());
+        }
+        assert_eq!(Book::from_bytes_with_word(&bytes, Some(board)).unwrap(), *b);
+    }
     let verified = book.verify().unwrap();
     assert_eq!(
         verified.checked + verified.beyond_children.len(),
@@ -835,5 +856,63 @@ fn an_interrupted_build_past_64_cells_resumes_to_the_same_file() {
     }
     assert!(runs > 2, "interrupted {} times", runs - 1);
     assert_same_bytes(&std::fs::read(&out).unwrap(), &reference, "resumed");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Damaged and foreign version 2 files are refused with the error that says why, and
+/// `word_bits` tells the word of a file before it is opened, or why it cannot.
+#[test]
+fn damaged_wide_books_are_refused_and_word_bits_names_the_word() {
+    let board = wide(2, 40);
+    let book = build_wide(Position::start(board, "a20".parse().unwrap()).unwrap(), 2);
+    let bytes = book.to_bytes();
+    let read = |b: &[u8]| Book::<u128>::from_bytes_with_word(b, None);
+    let mut b = bytes.clone();
+    b[20] ^= 1;
+    assert!(matches!(
+        read(&b),
+        Err(BookError::ChecksumMismatch(ChecksumPart::Header))
+    ));
+    let mut b = bytes.clone();
+    b[HEADER_LEN + 40] ^= 1;
+    assert!(matches!(
+        read(&b),
+        Err(BookError::ChecksumMismatch(ChecksumPart::Body))
+    ));
+    assert!(matches!(
+        read(&bytes[..bytes.len() - 1]),
+        Err(BookError::Truncated { .. })
+    ));
+    let mut b = bytes.clone();
+    b[8] = 3;
+    let err = read(&b).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "unsupported book format version 3 (this program reads versions 1 and 2)"
+    );
+    // word_bits, from the file's first 12 bytes.
+    let dir = scratch_dir("word-bits");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str, content: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, content).unwrap();
+        p
+    };
+    let narrow = build(start(Board::new(4, 4).unwrap(), "b2"), 2).to_bytes();
+    assert_eq!(word_bits(&path("wide.book", &bytes)).unwrap(), 128);
+    assert_eq!(word_bits(&path("narrow.book", &narrow)).unwrap(), 64);
+    assert!(matches!(
+        word_bits(&path("short.book", &bytes[..10])),
+        Err(BookError::Truncated { found: 10, .. })
+    ));
+    assert!(matches!(
+        word_bits(&path("garbage.book", b"not a book at all")),
+        Err(BookError::BadMagic)
+    ));
+    assert!(matches!(
+        word_bits(&path("v3.book", &b)),
+        Err(BookError::UnsupportedVersion { found: 3, .. })
+    ));
+    assert!(matches!(word_bits(&dir), Err(BookError::Io(_))));
     let _ = std::fs::remove_dir_all(dir);
 }

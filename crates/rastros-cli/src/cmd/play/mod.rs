@@ -74,7 +74,8 @@ impl From<LevelArg> for Level {
 /// Arguments of `rastros play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// Board size WxH (W*H <= 128; boards over 64 cells have no book nor tables).
+    /// Board size WxH (W*H <= 128; the winner's books and solved starts of the tables hold
+    /// boards of at most 64 cells).
     #[arg(long, default_value = "7x7")]
     board: AnyBoardSize,
     /// Start cell of the snail (default: the centre; required on boards without one).
