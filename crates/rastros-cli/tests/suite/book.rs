@@ -661,9 +661,8 @@ fn books_of_boards_over_64_cells_build_probe_export_and_import() {
         (info["version"].clone(), info["board"].clone()),
         (2.into(), "2x40".into())
     );
-    for moves in ["", "a21", "a21 b22", "b19 a18 b17"] {
-        let probe = json(&["book", "probe", s(&book), "--moves", moves, "--json"]);
-        let solve = json(&[
+    let solve = |moves: &str| {
+        json(&[
             "solve",
             "--board",
             "2x40",
@@ -674,24 +673,17 @@ fn books_of_boards_over_64_cells_build_probe_export_and_import() {
             "--json",
             "--hash-mb",
             "8",
-        ]);
+        ])
+    };
+    for moves in ["", "a21", "a21 b22", "b19 a18 b17"] {
+        let probe = json(&["book", "probe", s(&book), "--moves", moves, "--json"]);
+        let solve = solve(moves);
         for key in ["value", "dte", "best_moves"] {
             assert_eq!(probe[key], solve[key], "{key} after '{moves}'");
         }
     }
     // --position on the book's board, with --moves played from it.
-    let after = json(&[
-        "solve",
-        "--board",
-        "2x40",
-        "--start",
-        "a20",
-        "--moves",
-        "a21",
-        "--json",
-        "--hash-mb",
-        "8",
-    ]);
+    let after = solve("a21");
     let position = after["position"].as_str().unwrap();
     let from_position = json(&[
         "book",

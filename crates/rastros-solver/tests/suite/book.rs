@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::common::{config, scratch_dir, sized, solver, Brute};
+use crate::common::{build_book, config, scratch_dir, sized, solver, Brute};
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
 use rastros_core::{Bitboard, Board, Position};
@@ -677,16 +677,6 @@ fn wide(width: u32, height: u32) -> &'static Board<u128> {
     Board::<u128>::with_word(width, height).unwrap()
 }
 
-fn build_wide(start: Position<u128>, depth: u32) -> Book<u128> {
-    match BookBuilder::new(start, depth)
-        .run(&solver(start.board()), &|_| {})
-        .unwrap()
-    {
-        BuildOutcome::Finished(book) => book,
-        other => panic!("unexpected {other:?}"),
-    }
-}
-
 /// The same game on both words gives the same book: the 128-bit one holds the 64-bit
 /// one's entries, in 36-byte entries of format version 2, and each word refuses the
 /// other's file; random entries agree with plain brute force.
@@ -697,7 +687,7 @@ fn books_on_the_128_bit_word_hold_the_entries_of_the_64_bit_books() {
         let narrow = build(start(Board::new(w, h).unwrap(), cell), depth);
         let board = wide(w, h);
         let wide_start = Position::start(board, cell.parse().unwrap()).unwrap();
-        let book = build_wide(wide_start, depth);
+        let book = build_book(wide_start, depth);
         assert_eq!(book.len(), narrow.len(), "{w}x{h}");
         for (a, b) in book.entries().iter().zip(narrow.entries()) {
             assert_eq!(a.key.region, u128::from(b.key.region));
@@ -765,11 +755,11 @@ fn books_on_the_128_bit_word_hold_the_entries_of_the_64_bit_books() {
 #[test]
 fn a_book_past_64_cells_agrees_with_a_search_and_with_its_mirror_board() {
     let board = wide(2, 40);
-    let book = build_wide(Position::start(board, "a20".parse().unwrap()).unwrap(), 5);
+    let book = build_book(Position::start(board, "a20".parse().unwrap()).unwrap(), 5);
     // The bytes are the documented layout: 128-bit sets, least significant byte first
     // (with a book from a35 too, whose snail and best moves are above cell 64).
     let high = |w: u128| w >> 64 != 0;
-    let top = build_wide(Position::start(board, "a35".parse().unwrap()).unwrap(), 3);
+    let top = build_book(Position::start(board, "a35".parse().unwrap()).unwrap(), 3);
     assert!(top.entries().iter().any(|e| high(e.best.0)));
     assert!(book.entries().iter().any(|e| high(e.key.region)));
     for b in [&book, &top] {
@@ -798,7 +788,7 @@ fn a_book_past_64_cells_agrees_with_a_search_and_with_its_mirror_board() {
     }
     // The mirror board: a20 of 2x40 is t1 of 40x2, and the goals stay a1 and top-right.
     let mirror_board = wide(40, 2);
-    let mirror = build_wide(
+    let mirror = build_book(
         Position::start(mirror_board, "t1".parse().unwrap()).unwrap(),
         5,
     );
@@ -832,7 +822,7 @@ fn an_interrupted_build_past_64_cells_resumes_to_the_same_file() {
     let start = Position::start(board, "a20".parse().unwrap()).unwrap();
     let depth = 5;
     let dir = scratch_dir("resume-wide");
-    let reference = build_wide(start, depth).to_bytes();
+    let reference = build_book(start, depth).to_bytes();
     let out = dir.join("wide.book");
     let mut runs = 0;
     loop {
@@ -864,7 +854,7 @@ fn an_interrupted_build_past_64_cells_resumes_to_the_same_file() {
 #[test]
 fn damaged_wide_books_are_refused_and_word_bits_names_the_word() {
     let board = wide(2, 40);
-    let book = build_wide(Position::start(board, "a20".parse().unwrap()).unwrap(), 2);
+    let book = build_book(Position::start(board, "a20".parse().unwrap()).unwrap(), 2);
     let bytes = book.to_bytes();
     let read = |b: &[u8]| Book::<u128>::from_bytes_with_word(b, None);
     let mut b = bytes.clone();

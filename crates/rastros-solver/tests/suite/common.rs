@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::rngs::ChaCha8Rng;
 use rastros_core::{Board, Position, Word};
+use rastros_solver::book::{Book, BookBuilder, BuildOutcome};
 use rastros_solver::{Mode, Solver, SolverConfig};
 
 /// The solver's settings with `threads` threads and a table of `hash_mb` MiB (answers
@@ -24,6 +25,17 @@ pub fn config(threads: usize, hash_mb: usize) -> SolverConfig {
 /// A solver for `board` set up as [`config`] says.
 pub fn sized<W: Word>(board: &'static Board<W>, threads: usize, hash_mb: usize) -> Solver<W> {
     solver_with(board, config(threads, hash_mb))
+}
+
+/// The book of every position within `depth` plies of `start`, built by the tests' solver.
+pub fn build_book<W: Word>(start: Position<W>, depth: u32) -> Book<W> {
+    match BookBuilder::new(start, depth)
+        .run(&solver(start.board()), &|_| {})
+        .unwrap()
+    {
+        BuildOutcome::Finished(book) => book,
+        other => panic!("unexpected {other:?}"),
+    }
 }
 
 /// A fresh path for one test's scratch directory, not yet created: unique in the run (the

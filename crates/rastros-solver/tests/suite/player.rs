@@ -3,15 +3,14 @@
 //! deadline gives a quick inexact answer without spoiling later exact ones, and a book
 //! gives the same answers as the solver.
 
-use crate::common::{config, solver};
+use crate::common::{build_book, config, solver};
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::rngs::ChaCha8Rng;
 use rand::RngExt;
-use rastros_core::{Board, Cell, Outcome, Position, Word};
-use rastros_solver::book::{Book, BookBuilder, BuildOutcome};
+use rastros_core::{Board, Cell, Outcome, Position};
 use rastros_solver::player::{
     best_of, strong_moves, strong_scores, Engine, EngineError, Level, MoveVerdict, STRONG_DEPTH,
 };
@@ -463,16 +462,6 @@ fn inexact_answers_give_only_values_the_solver_confirms() {
         }
     }
     assert!(proven >= 50, "{proven}");
-}
-
-fn build_book<W: Word>(start: Position<W>, depth: u32) -> Book<W> {
-    match BookBuilder::new(start, depth)
-        .run(&solver(start.board()), &|_| {})
-        .unwrap()
-    {
-        BuildOutcome::Finished(book) => book,
-        other => panic!("unexpected {other:?}"),
-    }
 }
 
 #[test]
