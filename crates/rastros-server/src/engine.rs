@@ -10,7 +10,9 @@ use std::time::Instant;
 use rastros_core::{Board, Position, Word};
 use rastros_solver::player::{self, Choice, EngineError, Level, PositionAnalysis, Tables};
 use rastros_solver::terminal_score;
-use rastros_solver::{Book, SolverConfig};
+use rastros_solver::SolverConfig;
+
+use crate::OpeningBook;
 
 /// The player of one slot, and how to make one for another board.
 pub struct Engine {
@@ -19,7 +21,7 @@ pub struct Engine {
     /// The player's board, `WxH`.
     board: Option<(u8, u8)>,
     config: SolverConfig,
-    book: Option<Arc<Book>>,
+    book: Option<OpeningBook>,
     tables: Arc<Tables>,
 }
 
@@ -32,7 +34,7 @@ impl fmt::Debug for Engine {
 impl Engine {
     /// An engine with no player yet: it makes one, solving with `config`, for the first
     /// board it is asked about; `book` serves the board it is for.
-    pub fn new(config: SolverConfig, book: Option<Arc<Book>>) -> Engine {
+    pub fn new(config: SolverConfig, book: Option<OpeningBook>) -> Engine {
         Engine {
             player: None,
             board: None,
@@ -69,11 +71,13 @@ impl Engine {
         if !kept {
             self.player = None;
             self.board = None;
-            // The book is on the 64-bit word: a board over 64 cells has none.
-            let book = (&self.book as &dyn std::any::Any)
-                .downcast_ref::<Option<Arc<Book<W>>>>()
-                .and_then(|b| b.clone())
-                .filter(|b| b.board() == board);
+            // The book serves its own board only (so its own word).
+            let book = self
+                .book
+                .as_ref()
+                .and_then(OpeningBook::of_word::<W>)
+                .filter(|b| b.board() == board)
+                .cloned();
             let made = player::Engine::new(board, self.config, book)?.with_tables(&self.tables);
             self.player = Some(Box::new(made));
             self.board = Some(dims);

@@ -8,7 +8,8 @@
 //!   as layers;
 //! - [`run`] makes every solver slot's table first, then serves on a listener until Ctrl-C
 //!   or SIGTERM, within the connection [`Limits`];
-//! - [`load_book`] reads the opening book the slots share.
+//! - [`load_book`] reads the opening book the slots share, an [`OpeningBook`] of either
+//!   word: a board of at most 64 cells (format version 1) or of 65 to 128 (version 2).
 //!
 //! Inside, private: the handlers (`api`), the page's files (`assets`) and texts (`texts`),
 //! the solver slots, bounded in number and table memory (`slots`), the computer's answers
@@ -37,6 +38,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use rastros_core::Board;
+use rastros_solver::book::word_bits;
 use rastros_solver::player::Tables;
 use rastros_solver::{Book, BookError, SolverConfig};
 use tower_http::limit::RequestBodyLimitLayer;
@@ -57,7 +59,7 @@ pub struct Config {
     /// Solver slots: requests solved at once (each on one thread).
     pub slots: usize,
     /// The opening book, shared by every slot.
-    pub book: Option<Arc<Book>>,
+    pub book: Option<OpeningBook>,
     /// Winner's books and solved starts ([`Tables`]), shared by every slot.
     pub tables: Arc<Tables>,
     /// Time budget of one answer; past it the strong search answers, not exact.
@@ -84,13 +86,95 @@ impl Default for Config {
     }
 }
 
-/// Reads an opening book: the named file (any board), or else the default 7x7 book when it
-/// exists. `Ok(None)` when no file is named and the default is absent.
-pub fn load_book(path: Option<&Path>) -> Result<Option<Book>, BookError> {
+/// An opening book of either word, shared by every slot: the slots answer from it the
+/// positions of its board, and solve those of every other board.
+#[derive(Clone, Debug)]
+pub enum OpeningBook {
+    /// A book of a board of at most 64 cells (format version 1, 64-bit sets).
+    Narrow(Arc<Book<u64>>),
+    /// A book of a board of 65 to 128 cells (format version 2, 128-bit sets).
+    Wide(Arc<Book<u128>>),
+}
+
+impl OpeningBook {
+    /// The book's board, `WxH`.
+    pub fn board_name(&self) -> String {
+        match self {
+            OpeningBook::Narrow(b) => b.board().to_string(),
+            OpeningBook::Wide(b) => b.board().to_string(),
+        }
+    }
+
+    /// The cell of the book's start position, like `d4`.
+    pub fn start_name(&self) -> String {
+        match self {
+            OpeningBook::Narrow(b) => b.board().cell(b.start().snail()).to_string(),
+            OpeningBook::Wide(b) => b.board().cell(b.start().snail()).to_string(),
+        }
+    }
+
+    /// How many plies from the start the book holds every position of.
+    pub fn depth(&self) -> u32 {
+        match self {
+            OpeningBook::Narrow(b) => b.depth(),
+            OpeningBook::Wide(b) => b.depth(),
+        }
+    }
+
+    /// How many positions the book holds.
+    pub fn len(&self) -> usize {
+        match self {
+            OpeningBook::Narrow(b) => b.len(),
+            OpeningBook::Wide(b) => b.len(),
+        }
+    }
+
+    /// Whether the book holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes the book's entries take in memory.
+    pub fn memory_bytes(&self) -> usize {
+        match self {
+            OpeningBook::Narrow(b) => std::mem::size_of_val(b.entries()),
+            OpeningBook::Wide(b) => std::mem::size_of_val(b.entries()),
+        }
+    }
+
+    /// The book, when it is of the word `W` (the word of the board a request is on).
+    pub(crate) fn of_word<W: rastros_core::Word>(&self) -> Option<&Arc<Book<W>>> {
+        match self {
+            OpeningBook::Narrow(b) => (b as &dyn std::any::Any).downcast_ref(),
+            OpeningBook::Wide(b) => (b as &dyn std::any::Any).downcast_ref(),
+        }
+    }
+}
+
+impl From<Book<u64>> for OpeningBook {
+    fn from(book: Book<u64>) -> OpeningBook {
+        OpeningBook::Narrow(Arc::new(book))
+    }
+}
+
+impl From<Book<u128>> for OpeningBook {
+    fn from(book: Book<u128>) -> OpeningBook {
+        OpeningBook::Wide(Arc::new(book))
+    }
+}
+
+/// Reads an opening book: the named file (any board up to 128 cells, on the word its
+/// format version names), or else the default 7x7 book when it exists. `Ok(None)` when no
+/// file is named and the default is absent.
+pub fn load_book(path: Option<&Path>) -> Result<Option<OpeningBook>, BookError> {
     match path {
-        Some(p) => Book::open(p).map(Some),
+        // A file whose word cannot be told is read as version 1, which names its error.
+        Some(p) if word_bits(p).ok() == Some(128) => {
+            Book::<u128>::open_with_word(p).map(|b| Some(b.into()))
+        }
+        Some(p) => Book::open(p).map(|b| Some(b.into())),
         None if Path::new(DEFAULT_BOOK).exists() => {
-            Book::open_for(DEFAULT_BOOK, Board::standard()).map(Some)
+            Book::open_for(DEFAULT_BOOK, Board::standard()).map(|b| Some(b.into()))
         }
         None => Ok(None),
     }

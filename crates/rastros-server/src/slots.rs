@@ -17,11 +17,12 @@ use std::time::Duration;
 use rastros_core::{Board, Word};
 use rastros_solver::player::EngineError;
 use rastros_solver::player::Tables;
-use rastros_solver::{Book, SolverConfig};
+use rastros_solver::SolverConfig;
 use tokio::sync::Semaphore;
 
 use crate::engine::{dimensions, Engine};
 use crate::error::ApiError;
+use crate::OpeningBook;
 
 /// The pool of engines.
 #[derive(Debug)]
@@ -29,7 +30,7 @@ pub struct Slots {
     free: Mutex<Vec<Engine>>,
     permits: Arc<Semaphore>,
     config: SolverConfig,
-    book: Option<Arc<Book>>,
+    book: Option<OpeningBook>,
     tables: Arc<Tables>,
     wait: Duration,
 }
@@ -40,7 +41,7 @@ impl Slots {
     pub fn new(
         count: usize,
         config: SolverConfig,
-        book: Option<Arc<Book>>,
+        book: Option<OpeningBook>,
         tables: Arc<Tables>,
         wait: Duration,
     ) -> Slots {

@@ -13,7 +13,6 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::sync::mpsc;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rastros_server::{Config, Limits};
@@ -170,13 +169,10 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 fn sixty_four_clients_play_7x7_against_perfect() {
     let book_path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tables/7x7-d4.book");
     let book = rastros_server::load_book(Some(&book_path)).expect("the 7x7 book loads");
-    let book_mb = book
-        .as_ref()
-        .map_or(0, |b| b.len() * std::mem::size_of_val(&b.entries()[0])) as f64
-        / (1 << 20) as f64;
+    let book_mb = book.as_ref().map_or(0, |b| b.memory_bytes()) as f64 / (1 << 20) as f64;
     let config = Config {
         hash_mb: HASH_MB,
-        book: book.map(Arc::new),
+        book,
         ..Config::default()
     };
     let slots = config.slots;

@@ -3,7 +3,6 @@
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
@@ -23,7 +22,8 @@ pub struct ServeArgs {
     /// most 16 per core, and at most one a MiB of --hash-mb).
     #[arg(long, default_value_t = 0, value_parser = crate::args::parse_threads)]
     threads: usize,
-    /// Opening book (default: tables/7x7-d4.book when it exists).
+    /// Opening book of any board up to 128 cells; the computer answers from it the
+    /// positions of its board (default: tables/7x7-d4.book when it exists).
     #[arg(long)]
     book: Option<PathBuf>,
     /// Folder of winner's books (*.win) and the solves of their starts (default: tables
@@ -95,7 +95,7 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
     })?;
     let mut config = rastros_server::Config {
         hash_mb: args.hash_mb as usize,
-        book: book.map(Arc::new),
+        book,
         tables: crate::args::engine_tables(args.tables.as_deref())?,
         move_time: Duration::from_millis(args.move_time_ms),
         ..rastros_server::Config::default()
@@ -106,8 +106,8 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
     if let Some(book) = &config.book {
         eprintln!(
             "opening book: {} from {}, {} deep, {} entries",
-            book.board(),
-            book.board().cell(book.start().snail()),
+            book.board_name(),
+            book.start_name(),
             crate::report::count(book.depth(), "ply", "plies"),
             book.len()
         );

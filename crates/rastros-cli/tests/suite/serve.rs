@@ -359,3 +359,57 @@ fn limits_the_machine_cannot_give_are_refused_before_listening() {
     let answer = server.request("POST", "/api/analyze", ANALYSIS);
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
+
+/// `serve --book` takes a book of a board over 64 cells (format version 2, 128-bit sets):
+/// with a 1 ms budget the start of the book's 3x22 game is answered exactly from the book,
+/// while the same server without the book can only estimate it in that time.
+#[test]
+fn serve_answers_from_a_book_of_a_board_over_64_cells() {
+    let dir = scratch();
+    let book = dir.path().join("3x22.book");
+    let build = [
+        "book",
+        "build",
+        "--board",
+        "3x22",
+        "--start",
+        "b15",
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+        "--out",
+    ];
+    crate::common::ok(&[&build[..], &[crate::common::s(&book)]].concat());
+    let start = r#"{"board":"3x22","start":"b15"}"#;
+    let analysis = |extra: &[&str]| {
+        let mut args = vec!["--move-time-ms", "1"];
+        args.extend_from_slice(extra);
+        let mut server = Server::start(&args);
+        let answer = server.request("POST", "/api/analyze", start);
+        server.assert_running("the analysis");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        let body = &answer[answer.find("\r\n\r\n").expect("a body") + 4..];
+        let json: serde_json::Value = serde_json::from_str(body).expect("JSON");
+        let (_, stderr, _) = server.terminate();
+        (json, stderr)
+    };
+    let (with, stderr) = analysis(&["--book", crate::common::s(&book)]);
+    assert!(
+        stderr.contains("opening book: 3x22 from b15, 2 plies deep, 47 entries"),
+        "{stderr}"
+    );
+    assert_eq!(with["exact"], true, "{with}");
+    // The book's answer is the solver's (the book's entries are checked at load).
+    let solve = crate::common::json(&[
+        "solve", "--board", "3x22", "--start", "b15", "--mode", "dte", "--json",
+    ]);
+    assert_eq!(
+        (&with["value"], &with["dte"]),
+        (&solve["value"], &solve["dte"])
+    );
+    assert_eq!(with["best_moves"], solve["best_moves"], "{with}");
+    assert_eq!(with["moves"].as_array().map(Vec::len), Some(8), "{with}");
+    let (without, _) = analysis(&[]);
+    assert_eq!(without["exact"], false, "{without}");
+}
