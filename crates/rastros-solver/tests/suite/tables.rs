@@ -274,6 +274,60 @@ fn the_value_solution_of_8x9_is_consistent_with_the_rules_and_the_solver() {
     assert_eq!(json["nodes"].as_u64().unwrap(), nodes);
 }
 
+/// `tables/8x9-starts/CELL.ckpt`, value-mode solves of 8x9 start cells root move by root
+/// move (`solve --checkpoint`, kept when stopped so that the next run resumes them): each is
+/// whole (checksum), of the 8x9 start its name gives, in value mode; each finished root move
+/// has a legal line that ends the game as its value says, and the winner keeps the win along
+/// it when a fresh solver asks; a win is the last root move solved. A finished one gives the
+/// start's value, which the survey's rows of the start and of its transpose hold.
+#[test]
+fn the_8x9_start_checkpoints_are_sound_and_give_the_survey_rows() {
+    let board = Board::<u128>::with_word(8, 9).unwrap();
+    let solver = Solver::new(board, config(1, 64)).unwrap();
+    let csv = std::fs::read_to_string(tables().join("survey.csv")).unwrap();
+    let rows = rastros_solver::survey::parse_csv(&csv).unwrap();
+    let dir = tables().join("8x9-starts");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ckpt"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{}", dir.display());
+    for file in files {
+        let cell = file.file_stem().unwrap().to_str().unwrap().to_string();
+        let ckpt = rastros_solver::Checkpoint::<u128>::load(&file).unwrap();
+        let start = Position::start(board, cell.parse().unwrap()).unwrap();
+        assert_eq!(ckpt.position, start, "{cell}");
+        assert_eq!(ckpt.mode, rastros_solver::Mode::Value, "{cell}");
+        for (i, root) in ckpt.done.iter().enumerate() {
+            let name = format!("{cell}, root move {}", board.cell(root.to));
+            assert_eq!(root.pv.first(), Some(&root.to), "{name}");
+            rastros_solver::claim::check_claim(&start, &root.pv, root.value, None)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(root.value == Value::Loss || i == ckpt.done.len() - 1, "{name}");
+            winner_keeps_the_win(&solver, &start, &root.pv, root.value, &name);
+        }
+        let value = ckpt.is_complete().then(|| {
+            if ckpt.done.iter().any(|m| m.value == Value::Win) {
+                Value::Win
+            } else {
+                Value::Loss
+            }
+        });
+        for (w, h, start) in [(8, 9, cell.clone()), (9, 8, transpose(&cell))] {
+            let row = rows
+                .iter()
+                .find(|r| (r.width(), r.height(), r.start_name()) == (w, h, start.clone()))
+                .unwrap_or_else(|| panic!("no survey row for {w}x{h} {start}"));
+            // An unfinished solve leaves the survey's row as the survey found it.
+            if value.is_some() {
+                assert_eq!(row.value(), value, "{w}x{h} {start}");
+            }
+        }
+    }
+}
+
 /// Along `line` from `start`, whose value for the side to move is `v`, the winner keeps the
 /// win: re-solved by `solver` where a solve is quick, once at most 44 cells are free (7x7's
 /// 48 at its start).
