@@ -412,4 +412,13 @@ fn serve_answers_from_a_book_of_a_board_over_64_cells() {
     assert_eq!(with["moves"].as_array().map(Vec::len), Some(8), "{with}");
     let (without, _) = analysis(&[]);
     assert_eq!(without["exact"], false, "{without}");
+    // A cut version 2 book is refused before the server listens, in one line naming it.
+    let cut = dir.path().join("cut.book");
+    std::fs::write(&cut, &std::fs::read(&book).unwrap()[..100]).unwrap();
+    let cut = crate::common::s(&cut);
+    let err = crate::common::fails(&["serve", "--book", cut, "--listen", "127.0.0.1:0"]);
+    assert!(
+        err.contains(&format!("--book {cut}: truncated book")) && err.lines().count() == 1,
+        "{err}"
+    );
 }

@@ -305,7 +305,10 @@ fn the_8x9_start_checkpoints_are_sound_and_give_the_survey_rows() {
             assert_eq!(root.pv.first(), Some(&root.to), "{name}");
             rastros_solver::claim::check_claim(&start, &root.pv, root.value, None)
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert!(root.value == Value::Loss || i == ckpt.done.len() - 1, "{name}");
+            assert!(
+                root.value == Value::Loss || i == ckpt.done.len() - 1,
+                "{name}"
+            );
             winner_keeps_the_win(&solver, &start, &root.pv, root.value, &name);
         }
         let value = ckpt.is_complete().then(|| {
