@@ -311,7 +311,9 @@ proptest! {
 
     /// Flipped bytes never make the verifier panic; with the checksum recomputed (so that
     /// the parser and the checker see the damage) a certificate it still accepts names the
-    /// brute-force winner.
+    /// brute-force winner. A flip can make the header name a larger board whose proof still
+    /// holds; brute force (unbounded memory past 25 cells) checks boards of at most 25 cells,
+    /// the sizes this test makes.
     #[test]
     fn byte_flips_never_panic(
         (w, h, seed) in arb_line(),
@@ -338,7 +340,8 @@ proptest! {
             bytes.clone()
         };
         let report = verify(&resummed);
-        if report.error.is_none() {
+        let small = |h: &rastros_verify::Header| u32::from(h.width) * u32::from(h.height) <= 25;
+        if report.error.is_none() && report.header.as_ref().is_some_and(small) {
             let header = report.header.unwrap();
             let board = Board::new(header.width.into(), header.height.into()).unwrap();
             let mut p = Position::start(board, board.cell(header.start)).unwrap();
