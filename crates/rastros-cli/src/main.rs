@@ -173,3 +173,69 @@ fn restore_broken_pipe_default() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The words of a shell command line: split at blanks outside double quotes, quotes
+    /// removed, a `#` after a blank starting a comment.
+    fn shell_words(line: &str) -> Vec<String> {
+        let (mut words, mut word, mut quoted, mut blank) = (vec![], None::<String>, false, true);
+        for c in line.chars() {
+            match c {
+                '"' => {
+                    quoted = !quoted;
+                    word.get_or_insert_with(String::new);
+                }
+                '#' if !quoted && blank => break,
+                c if c.is_whitespace() && !quoted => words.extend(word.take()),
+                c => word.get_or_insert_with(String::new).push(c),
+            }
+            blank = c.is_whitespace() && !quoted;
+        }
+        words.extend(word);
+        words
+    }
+
+    #[test]
+    fn shell_words_keep_quoted_blanks_and_drop_comments() {
+        assert_eq!(
+            shell_words(r#"rastros solve --moves "c3 b3"   # a comment "x""#),
+            ["rastros", "solve", "--moves", "c3 b3"]
+        );
+        assert_eq!(shell_words("a#b c"), ["a#b", "c"]);
+    }
+
+    /// Every `rastros ...` example of the top-level README parses as the command line it
+    /// shows, and every command has one (the README promises one example each). The
+    /// README shows `serve`, so this needs the feature that has it.
+    #[cfg(feature = "serve")]
+    #[test]
+    fn the_readme_examples_parse_and_name_every_command() {
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+                .expect("README.md is readable");
+        let mut shown = std::collections::BTreeSet::new();
+        for line in readme
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("rastros "))
+        {
+            let words = shell_words(line);
+            let parsed = negative_values_allowed(Cli::command())
+                .try_get_matches_from(&words)
+                .and_then(|m| Cli::from_arg_matches(&m));
+            if let Err(e) = parsed {
+                panic!("README example `{line}` does not parse: {e}");
+            }
+            shown.insert(words[1].clone());
+        }
+        let missing: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .filter(|name| !shown.contains(name))
+            .collect();
+        assert!(missing.is_empty(), "README has no example of {missing:?}");
+    }
+}
