@@ -53,6 +53,7 @@ let game = {
 let future = [];
 
 function readHash() {
+  address = location.hash;
   const params = new URLSearchParams(location.hash.slice(1));
   const position = (params.get("position") || "").trim();
   const board = params.get("board") || (position ? position.split(/\s+/)[0] : "") || "7x7";
@@ -88,16 +89,24 @@ function hashOf(g) {
 const puzzleOpen = () => location.hash.startsWith("#puzzle=");
 
 /**
+ * The address as the page last read or wrote it. When `location.hash` differs, a person has
+ * opened another address and its `hashchange` is on its way: that game comes next, and
+ * nothing may write over it (a load that ends in between would, and show the old game).
+ */
+let address = "";
+
+/**
  * Writes the game to the address: a new history entry when `push` (a move), else in place.
  * (pushState and replaceState fire no `hashchange`: that event is Back, Forward or an
  * address typed or opened.)
  */
 function writeHash(push) {
-  if (puzzleOpen()) return;
+  if (puzzleOpen() || location.hash !== address) return;
   const hash = hashOf(game);
   if (location.hash === hash) return;
   if (push) history.pushState(null, "", hash);
   else history.replaceState(null, "", hash);
+  address = location.hash;
 }
 
 const randomSide = () => (Math.random() < 0.5 ? 1 : 2);
@@ -867,7 +876,8 @@ async function main() {
     load(g);
   });
   await setLanguage(startLanguage()).catch(() => setLanguage("en"));
-  if (puzzleOpen()) return;
+  // An address opened while the texts loaded has been loaded by its `hashchange`.
+  if (puzzleOpen() || generation > 0) return;
   const g = game;
   await load(g, { autoplay: true });
 }
